@@ -1,0 +1,41 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "tripdoc",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "TripDoc", targets: ["TripDoc"]),
+        .executable(name: "tripdoc", targets: ["tripdoc"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+    ],
+    targets: [
+        // Schema, identifiers, snapshots, the DataStore protocols, the document model and the
+        // archive-store engine. Foundation only.
+        .target(name: "TripDocCore"),
+        // The JSON document format.
+        .target(name: "TripDocJSON", dependencies: ["TripDocCore"]),
+        // The umbrella module users import: `import TripDoc`.
+        .target(name: "TripDoc", dependencies: ["TripDocCore", "TripDocJSON"]),
+        // What the command-line tool does, as a library: sample, show, inspect, convert.
+        .target(name: "TripDocKit", dependencies: ["TripDoc"]),
+        // The command-line tool: argument parsing only.
+        .executableTarget(
+            name: "tripdoc",
+            dependencies: [
+                "TripDocKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "TripDocCoreTests", dependencies: ["TripDocCore"]),
+        .testTarget(
+            name: "TripDocJSONTests", dependencies: ["TripDocJSON"],
+            resources: [.copy("Fixtures")]),
+        .testTarget(name: "TripDocKitTests", dependencies: ["TripDocKit"]),
+        .testTarget(
+            name: "tripdocTests", dependencies: ["tripdoc"],
+            resources: [.copy("Fixtures")]),
+    ]
+)

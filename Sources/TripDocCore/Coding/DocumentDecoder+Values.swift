@@ -1,0 +1,158 @@
+import Foundation
+
+extension DocumentDecoder {
+    /// Reads one attribute value of `type`.
+    func decodeValue<R: StructuredReader>(_ type: AttributeType, from reader: inout R) throws -> SnapshotValue {
+        let start = reader.bookmark
+        switch type {
+        case .string:
+            return .string(try reader.readString())
+        case .bool:
+            return .bool(try reader.readBool())
+        case .int, .int8, .int16, .int32, .int64:
+            let value = try reader.readInt64()
+            guard let range = type.signedRange, range.contains(value) else {
+                throw failure(at: start, in: reader, "\(value) does not fit \(type.name) (\(type.signedRange!))")
+            }
+            return .int(value)
+        case .uint, .uint8, .uint16, .uint32, .uint64:
+            let value = try reader.readUInt64()
+            guard let maximum = type.unsignedMaximum, value <= maximum else {
+                throw failure(at: start, in: reader, "\(value) does not fit \(type.name) (0...\(type.unsignedMaximum!))")
+            }
+            return .uint(value)
+        case .double:
+            if try reader.peekKind() == .string {
+                return .double(try nonFinite(Double.self, from: &reader))
+            }
+            return .double(try reader.readDouble())
+        case .float:
+            if try reader.peekKind() == .string {
+                return .float(try nonFinite(Float.self, from: &reader))
+            }
+            return .float(try reader.readFloat())
+        case .decimal:
+            let text = try readText(describedAs: "a decimal number as a string such as \"12.50\"", from: &reader)
+            guard let value = Self.decimal(from: text) else {
+                throw failure(at: start, in: reader, "expected a decimal number such as \"12.50\", found \"\(text)\"")
+            }
+            return .decimal(value)
+        case .date:
+            switch try reader.peekKind() {
+            case .date:
+                return .date(try reader.readDate())
+            case .integer, .real:
+                return .date(Date(timeIntervalSinceReferenceDate: try reader.readDouble()))
+            case .string:
+                let text = try reader.readString()
+                if let date = DateCoding.date(from: text) { return .date(date) }
+                if let interval = Self.nonFiniteValue(text, as: Double.self) {
+                    return .date(Date(timeIntervalSinceReferenceDate: interval))
+                }
+                throw failure(
+                    at: start, in: reader,
+                    "expected a date in ISO 8601 form such as \"2024-06-01T09:30:00Z\", found \"\(text)\"")
+            case let other:
+                throw failure(at: start, in: reader, "expected a date, found \(other.article)")
+            }
+        case .data:
+            return .data(try reader.readData())
+        case .uuid:
+            let text = try readText(describedAs: "a UUID as a string", from: &reader)
+            guard let value = UUID(uuidString: text) else {
+                throw failure(
+                    at: start, in: reader,
+                    "expected a UUID such as \"E621E1F8-C36C-495A-93FC-0C247A3E6E5F\", found \"\(text)\"")
+            }
+            return .uuid(value)
+        case .url:
+            let text = try readText(describedAs: "a URL as a string", from: &reader)
+            guard let value = URL(string: text) else {
+                throw failure(at: start, in: reader, "expected a URL, found \"\(text)\"")
+            }
+            return .url(value)
+        case .array(let elementType):
+            try expect(.array, in: &reader)
+            try reader.beginArray()
+            var elements: [SnapshotValue] = []
+            while try reader.nextElement() {
+                let element = try within("[\(elements.count)]") { try decodeValue(elementType, from: &reader) }
+                elements.append(element)
+            }
+            return .array(elements)
+        case .composite(let fields):
+            let byName = Dictionary(fields.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+            var values: [String: SnapshotValue] = [:]
+            try decodeObject(from: &reader, allowedKeys: Set(byName.keys)) { name, reader in
+                let field = byName[name]!
+                if field.isOptional, try reader.peekKind() == .null {
+                    try reader.skipValue()
+                } else {
+                    values[name] = try decodeValue(field.type, from: &reader)
+                }
+            }
+            for field in fields where !field.isOptional && values[field.name] == nil {
+                throw failure(at: start, in: reader, "the composite value has no '\(field.name)'")
+            }
+            return .composite(values)
+        }
+    }
+
+    private func readText<R: StructuredReader>(describedAs description: String, from reader: inout R) throws -> String {
+        let found = try reader.peekKind()
+        guard found == .string else {
+            throw failure(at: reader.bookmark, in: reader, "expected \(description), found \(found.article)")
+        }
+        return try reader.readString()
+    }
+
+    private func nonFinite<F: FloatingPoint, R: StructuredReader>(_: F.Type, from reader: inout R) throws -> F {
+        let start = reader.bookmark
+        let text = try reader.readString()
+        guard let value = Self.nonFiniteValue(text, as: F.self) else {
+            throw failure(
+                at: start, in: reader, "expected a number, or \"NaN\", \"Infinity\" or \"-Infinity\", found \"\(text)\"")
+        }
+        return value
+    }
+
+    static func nonFiniteValue<F: FloatingPoint>(_ text: String, as: F.Type) -> F? {
+        switch text {
+        case "NaN": F.nan
+        case "Infinity": F.infinity
+        case "-Infinity": -F.infinity
+        default: nil
+        }
+    }
+
+    /// A decimal from `-?digits[.digits][(e|E)[+-]digits]` or `NaN`; `nil` for anything else
+    /// (Foundation's parser alone would accept `12abc` as 12).
+    static func decimal(from text: String) -> Decimal? {
+        if text == "NaN" { return Decimal.nan }
+        var index = text.utf8.startIndex
+        let bytes = text.utf8
+        func digits() -> Int {
+            var count = 0
+            while index < bytes.endIndex, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
+                index = bytes.index(after: index)
+                count += 1
+            }
+            return count
+        }
+        if index < bytes.endIndex, bytes[index] == UInt8(ascii: "-") { index = bytes.index(after: index) }
+        guard digits() > 0 else { return nil }
+        if index < bytes.endIndex, bytes[index] == UInt8(ascii: ".") {
+            index = bytes.index(after: index)
+            guard digits() > 0 else { return nil }
+        }
+        if index < bytes.endIndex, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index = bytes.index(after: index)
+            if index < bytes.endIndex, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index = bytes.index(after: index)
+            }
+            guard digits() > 0 else { return nil }
+        }
+        guard index == bytes.endIndex else { return nil }
+        return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+    }
+}

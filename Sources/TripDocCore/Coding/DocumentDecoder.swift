@@ -1,0 +1,327 @@
+import Foundation
+
+/// The one snapshot coding every format shares, reading side: drives a format's
+/// ``StructuredReader`` with the schema in hand, so each value is decoded straight into its
+/// type, and reports every problem with the file, the place and the key path.
+///
+/// It reads what ``DocumentEncoder`` writes, with members in any order, and refuses
+/// everything else: unknown or duplicate keys, values of the wrong type, integers out of range,
+/// missing non-optional values, documents newer than this library.
+public struct DocumentDecoder {
+    /// Creates a decoder.
+    public init() {}
+
+    /// The sections a document's root object may hold.
+    static let sections: Set<String> = ["header", "schema", "snapshots"]
+
+    /// Reads a whole document; `file` names the file in error messages.
+    ///
+    /// - Throws: ``DocumentReadError``.
+    public func decode<R: StructuredReader>(from reader: inout R, file: String) throws -> Document {
+        do {
+            return try decodeDocument(from: &reader)
+        } catch let failure as DocumentDecodingFailure {
+            throw DocumentReadError(
+                file: file, location: failure.location, keyPath: failure.pathString(), message: failure.message,
+                hint: Self.hint(for: failure))
+        } catch let error as StructuredReadError {
+            throw DocumentReadError(
+                file: file, location: error.location, message: error.message,
+                hint: "The file is damaged or is not a tripdoc document")
+        }
+    }
+
+    private static func hint(for failure: DocumentDecodingFailure) -> String? {
+        if failure.keyPath.isEmpty { return "The file is damaged or is not a tripdoc document" }
+        return "Fix the value in the file, or restore the document from a copy"
+    }
+
+    private func decodeDocument<R: StructuredReader>(from reader: inout R) throws -> Document {
+        let rootStart = reader.bookmark
+        guard try reader.peekKind() == .object else {
+            throw failure(
+                at: rootStart, in: reader,
+                "this is not a tripdoc document: expected an object with header, schema and snapshots, found "
+                    + (try reader.peekKind()).article)
+        }
+        var sections: [String: R.Bookmark] = [:]
+        try reader.beginObject()
+        while let key = try reader.nextKey() {
+            let start = reader.bookmark
+            guard Self.sections.contains(key) else {
+                throw failure(
+                    at: start, in: reader,
+                    "unexpected member '\(key)' in the document; expected header, schema and snapshots")
+            }
+            guard sections[key] == nil else {
+                throw failure(at: start, in: reader, "the member '\(key)' appears twice")
+            }
+            sections[key] = start
+            try reader.skipValue()
+        }
+        try reader.finish()
+        guard let headerStart = sections["header"] else {
+            throw failure(
+                at: rootStart, in: reader, "this is not a tripdoc document: it has no 'header' member")
+        }
+        guard let schemaStart = sections["schema"] else {
+            throw failure(at: rootStart, in: reader, "the document has no 'schema' member")
+        }
+        reader.resume(at: headerStart)
+        let header = try within("header") { try decodeHeader(from: &reader) }
+        reader.resume(at: schemaStart)
+        let schema = try within("schema") { try decodeSchema(from: &reader) }
+        var snapshots: [DefaultSnapshot] = []
+        if let snapshotsStart = sections["snapshots"] {
+            reader.resume(at: snapshotsStart)
+            snapshots = try within("snapshots") {
+                try decodeSnapshots(from: &reader, schema: schema, storeIdentifier: header.storeIdentifier)
+            }
+        }
+        return Document(header: header, schema: schema, snapshots: snapshots)
+    }
+
+    // MARK: Header
+
+    private func decodeHeader<R: StructuredReader>(from reader: inout R) throws -> DocumentHeader {
+        var format: String?
+        var formatVersion: Int?
+        var generator = ""
+        var schemaVersion: Schema.Version?
+        var storeIdentifier: String?
+        var nextPrimaryKeys: [String: Int64] = [:]
+        let start = reader.bookmark
+        try decodeObject(
+            from: &reader,
+            allowedKeys: ["format", "formatVersion", "generator", "nextPrimaryKeys", "schemaVersion", "storeIdentifier"]
+        ) { key, reader in
+            switch key {
+            case "format":
+                let valueStart = reader.bookmark
+                let value = try reader.readString()
+                guard value == DocumentHeader.documentFormat else {
+                    throw failure(
+                        at: valueStart, in: reader,
+                        "this is not a tripdoc document: format is '\(value)', expected '\(DocumentHeader.documentFormat)'")
+                }
+                format = value
+            case "formatVersion":
+                let valueStart = reader.bookmark
+                let value = try reader.readInt64()
+                guard value >= 1, value <= Int64(DocumentHeader.currentFormatVersion) else {
+                    throw failure(
+                        at: valueStart, in: reader,
+                        "format version \(value) is not one this tripdoc reads (1 to "
+                            + "\(DocumentHeader.currentFormatVersion)); a newer tripdoc may read it")
+                }
+                formatVersion = Int(value)
+            case "generator":
+                generator = try reader.readString()
+            case "schemaVersion":
+                schemaVersion = try decodeVersion(from: &reader)
+            case "storeIdentifier":
+                let valueStart = reader.bookmark
+                let value = try reader.readString()
+                guard !value.isEmpty else { throw failure(at: valueStart, in: reader, "the store identifier is empty") }
+                storeIdentifier = value
+            default:  // nextPrimaryKeys
+                try decodeObject(from: &reader, allowedKeys: nil) { entity, reader in
+                    let valueStart = reader.bookmark
+                    let value = try reader.readInt64()
+                    guard value >= 1 else {
+                        throw failure(at: valueStart, in: reader, "a next primary key must be at least 1, found \(value)")
+                    }
+                    nextPrimaryKeys[entity] = value
+                }
+            }
+        }
+        guard let format, let formatVersion, let schemaVersion, let storeIdentifier else {
+            let missing = [
+                format == nil ? "format" : nil, formatVersion == nil ? "formatVersion" : nil,
+                schemaVersion == nil ? "schemaVersion" : nil, storeIdentifier == nil ? "storeIdentifier" : nil,
+            ].compactMap { $0 }
+            throw failure(at: start, in: reader, "the header has no " + missing.joined(separator: ", "))
+        }
+        return DocumentHeader(
+            format: format, formatVersion: formatVersion, storeIdentifier: storeIdentifier,
+            schemaVersion: schemaVersion, generator: generator, nextPrimaryKeys: nextPrimaryKeys)
+    }
+
+
+    // MARK: Snapshots
+
+    private func decodeSnapshots<R: StructuredReader>(
+        from reader: inout R, schema: Schema, storeIdentifier: String
+    ) throws -> [DefaultSnapshot] {
+        var snapshots: [DefaultSnapshot] = []
+        let plans = Dictionary(uniqueKeysWithValues: schema.entities.map { ($0.name, EntityCodingPlan($0)) })
+        try decodeObject(from: &reader, allowedKeys: nil) { entityName, reader in
+            guard let plan = plans[entityName] else {
+                throw failure(
+                    at: reader.bookmark, in: reader,
+                    "snapshots of '\(entityName)', which is not an entity of the schema ("
+                        + schema.entities.map(\.name).joined(separator: ", ") + ")")
+            }
+            try within(entityName) {
+                try reader.beginArray()
+                var index = 0
+                while try reader.nextElement() {
+                    let snapshot = try within("[\(index)]") {
+                        try decodeSnapshot(from: &reader, plan: plan, storeIdentifier: storeIdentifier)
+                    }
+                    snapshots.append(snapshot)
+                    index += 1
+                }
+            }
+        }
+        return snapshots
+    }
+
+    private func decodeSnapshot<R: StructuredReader>(
+        from reader: inout R, plan: EntityCodingPlan, storeIdentifier: String
+    ) throws -> DefaultSnapshot {
+        let start = reader.bookmark
+        try expect(.object, in: &reader)
+        try reader.beginObject()
+        var primaryKey: String?
+        var values: [String: SnapshotValue] = [:]
+        values.reserveCapacity(plan.propertiesInKeyOrder.count)
+        while let key = try reader.nextKey() {
+            let valueStart = reader.bookmark
+            if key == EntityCodingPlan.identifierKey {
+                guard primaryKey == nil else { throw failure(at: valueStart, in: reader, "'$id' appears twice") }
+                let value = try within(key) { try reader.readString() }
+                guard !value.isEmpty else { throw failure(at: valueStart, in: reader, "'$id' is empty") }
+                primaryKey = value
+                continue
+            }
+            guard let property = plan.propertiesByName[key] else {
+                throw failure(
+                    at: valueStart, in: reader,
+                    "'\(key)' is not a property of \(plan.entity.name) (it has "
+                        + plan.entity.propertyNames.joined(separator: ", ") + ")")
+            }
+            guard values[key] == nil else {
+                throw failure(at: valueStart, in: reader, "the property '\(key)' appears twice")
+            }
+            values[key] = try within(key) {
+                switch property.kind {
+                case .attribute(let type, let attribute):
+                    if attribute.isOptional, try reader.peekKind() == .null {
+                        try reader.skipValue()
+                        return .null
+                    }
+                    return try decodeValue(type, from: &reader)
+                case .toOne(let destination):
+                    if try reader.peekKind() == .null {
+                        try reader.skipValue()
+                        return .null
+                    }
+                    return .reference(
+                        try decodeReference(to: destination, storeIdentifier: storeIdentifier, from: &reader))
+                case .toMany(let destination):
+                    try expect(.array, in: &reader)
+                    try reader.beginArray()
+                    var targets: [PersistentIdentifier] = []
+                    while try reader.nextElement() {
+                        let target = try within("[\(targets.count)]") {
+                            try decodeReference(to: destination, storeIdentifier: storeIdentifier, from: &reader)
+                        }
+                        targets.append(target)
+                    }
+                    return .references(targets)
+                }
+            }
+        }
+        guard let primaryKey else {
+            throw failure(at: start, in: reader, "the snapshot has no '$id'")
+        }
+        if values.count < plan.propertiesInKeyOrder.count {
+            for property in plan.propertiesInKeyOrder where values[property.name] == nil {
+                switch property.kind {
+                case .attribute(_, let attribute):
+                    if attribute.isOptional {
+                        values[property.name] = .null
+                    } else if let defaultValue = attribute.defaultValue {
+                        values[property.name] = defaultValue
+                    } else {
+                        throw failure(
+                            at: start, in: reader,
+                            "the snapshot \(plan.entity.name)/\(primaryKey) has no value for the non-optional "
+                                + "attribute '\(property.name)'")
+                    }
+                case .toOne: values[property.name] = .null
+                case .toMany: values[property.name] = .references([])
+                }
+            }
+        }
+        return DefaultSnapshot(
+            persistentIdentifier: PersistentIdentifier(
+                storeIdentifier: storeIdentifier, entityName: plan.entity.name, primaryKey: primaryKey),
+            values: values)
+    }
+
+    private func decodeReference<R: StructuredReader>(
+        to destination: String, storeIdentifier: String, from reader: inout R
+    ) throws -> PersistentIdentifier {
+        let start = reader.bookmark
+        guard try reader.peekKind() == .string else {
+            throw failure(
+                at: start, in: reader,
+                "expected the primary key of a \(destination) as a string, found " + (try reader.peekKind()).article)
+        }
+        let key = try reader.readString()
+        guard !key.isEmpty else { throw failure(at: start, in: reader, "a reference to \(destination) is empty") }
+        return PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: destination, primaryKey: key)
+    }
+
+    // MARK: Helpers
+
+    /// Reads an object member by member, refusing duplicate keys and (when `allowedKeys` is
+    /// given) keys not in it.
+    func decodeObject<R: StructuredReader>(
+        from reader: inout R, allowedKeys: Set<String>?, member: (String, inout R) throws -> Void
+    ) throws {
+        try expect(.object, in: &reader)
+        try reader.beginObject()
+        var seen: Set<String> = []
+        while let key = try reader.nextKey() {
+            let start = reader.bookmark
+            if let allowedKeys, !allowedKeys.contains(key) {
+                throw failure(
+                    at: start, in: reader,
+                    "unexpected member '\(key)'; expected " + allowedKeys.sorted().joined(separator: ", "))
+            }
+            guard seen.insert(key).inserted else {
+                throw failure(at: start, in: reader, "the member '\(key)' appears twice")
+            }
+            try within(key) { try member(key, &reader) }
+        }
+    }
+
+    /// Throws unless the next value is of `kind`.
+    func expect<R: StructuredReader>(_ kind: StructuredValueKind, in reader: inout R) throws {
+        let found = try reader.peekKind()
+        guard found == kind else {
+            throw failure(at: reader.bookmark, in: reader, "expected \(kind.article), found \(found.article)")
+        }
+    }
+
+    /// Runs `body`, adding `component` to the key path of any failure that comes out of it.
+    func within<T>(_ component: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch var failure as DocumentDecodingFailure {
+            failure.keyPath.append(component)
+            throw failure
+        } catch let error as StructuredReadError {
+            throw DocumentDecodingFailure(location: error.location, keyPath: [component], message: error.message)
+        }
+    }
+
+    func failure<R: StructuredReader>(at bookmark: R.Bookmark, in reader: R, _ message: String)
+        -> DocumentDecodingFailure
+    {
+        DocumentDecodingFailure(location: reader.location(of: bookmark), keyPath: [], message: message)
+    }
+}

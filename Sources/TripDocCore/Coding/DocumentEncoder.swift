@@ -1,0 +1,145 @@
+import Foundation
+
+/// The one snapshot coding every format shares: writes a ``Document`` as a tree of objects,
+/// arrays and scalars through a format's ``StructuredWriter``.
+///
+/// The shape (see docs/FORMATS.md): a root object with `header`, `schema` and `snapshots`;
+/// object keys in byte order; snapshots grouped by entity and ordered by primary key; `nil`
+/// values omitted; dates as exact ISO 8601 text; decimals, UUIDs and URLs as text; non-finite
+/// numbers as `NaN`, `Infinity`, `-Infinity`; references as the destination's primary key.
+public struct DocumentEncoder {
+    /// Creates an encoder.
+    public init() {}
+
+    /// Writes the whole document.
+    public func encode<W: StructuredWriter>(_ document: Document, to writer: inout W) {
+        writer.beginObject()
+        writer.key("header")
+        encodeHeader(document.header, to: &writer)
+        writer.key("schema")
+        encodeSchema(document.schema, to: &writer)
+        writer.key("snapshots")
+        encodeSnapshots(document.snapshots, schema: document.schema, to: &writer)
+        writer.endObject()
+    }
+
+    /// Writes the header object.
+    public func encodeHeader<W: StructuredWriter>(_ header: DocumentHeader, to writer: inout W) {
+        writer.beginObject()
+        writer.key("format")
+        writer.writeString(header.format)
+        writer.key("formatVersion")
+        writer.writeInt(Int64(header.formatVersion))
+        writer.key("generator")
+        writer.writeString(header.generator)
+        writer.key("nextPrimaryKeys")
+        writer.beginObject()
+        for (entity, key) in header.nextPrimaryKeys.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+            writer.key(entity)
+            writer.writeInt(key)
+        }
+        writer.endObject()
+        writer.key("schemaVersion")
+        writer.writeString(header.schemaVersion.description)
+        writer.key("storeIdentifier")
+        writer.writeString(header.storeIdentifier)
+        writer.endObject()
+    }
+
+    /// Writes the snapshots object: entity name → array of snapshot objects, in document order.
+    public func encodeSnapshots<W: StructuredWriter>(
+        _ snapshots: [DefaultSnapshot], schema: Schema, to writer: inout W
+    ) {
+        let ordered = snapshots.sorted { $0.persistentIdentifier < $1.persistentIdentifier }
+        var index = 0
+        writer.beginObject()
+        for entity in schema.entities.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }) {
+            let plan = EntityCodingPlan(entity)
+            writer.key(entity.name)
+            writer.beginArray()
+            while index < ordered.count, ordered[index].entityName < entity.name { index += 1 }
+            while index < ordered.count, ordered[index].entityName == entity.name {
+                encodeSnapshot(ordered[index], plan: plan, to: &writer)
+                index += 1
+            }
+            writer.endArray()
+        }
+        writer.endObject()
+    }
+
+    /// Writes one snapshot object: `$id`, then each non-nil property in key order.
+    func encodeSnapshot<W: StructuredWriter>(_ snapshot: DefaultSnapshot, plan: EntityCodingPlan, to writer: inout W) {
+        writer.beginObject()
+        writer.key(EntityCodingPlan.identifierKey)
+        writer.writeString(snapshot.persistentIdentifier.primaryKey)
+        for property in plan.propertiesInKeyOrder {
+            guard let value = snapshot.values[property.name], value != .null else { continue }
+            switch property.kind {
+            case .attribute(let type, _):
+                writer.key(property.name)
+                encodeValue(value, as: type, to: &writer)
+            case .toOne:
+                guard case .reference(let target) = value else { continue }
+                writer.key(property.name)
+                writer.writeString(target.primaryKey)
+            case .toMany:
+                writer.key(property.name)
+                writer.beginArray()
+                for target in value.referencedIdentifiers { writer.writeString(target.primaryKey) }
+                writer.endArray()
+            }
+        }
+        writer.endObject()
+    }
+
+    /// Writes one attribute value as its type says.
+    public func encodeValue<W: StructuredWriter>(_ value: SnapshotValue, as type: AttributeType, to writer: inout W) {
+        switch value {
+        case .null: writer.writeString("")  // unreachable for documents: nil values are omitted
+        case .bool(let v): writer.writeBool(v)
+        case .int(let v): writer.writeInt(v)
+        case .uint(let v): writer.writeUInt(v)
+        case .double(let v):
+            if v.isFinite { writer.writeDouble(v) } else { writer.writeString(Self.nonFiniteText(v)) }
+        case .float(let v):
+            if v.isFinite { writer.writeFloat(v) } else { writer.writeString(Self.nonFiniteText(v)) }
+        case .decimal(let v): writer.writeString(v.isNaN ? "NaN" : v.description)
+        case .string(let v): writer.writeString(v)
+        case .date(let v):
+            if let text = DateCoding.string(from: v) {
+                writer.writeString(text)
+            } else if v.timeIntervalSinceReferenceDate.isFinite {
+                writer.writeDouble(v.timeIntervalSinceReferenceDate)
+            } else {
+                writer.writeString(Self.nonFiniteText(v.timeIntervalSinceReferenceDate))
+            }
+        case .data(let v): writer.writeData(v)
+        case .uuid(let v): writer.writeString(v.uuidString)
+        case .url(let v): writer.writeString(v.absoluteString)
+        case .array(let elements):
+            let elementType: AttributeType = if case .array(let e) = type { e } else { type }
+            writer.beginArray()
+            for element in elements { encodeValue(element, as: elementType, to: &writer) }
+            writer.endArray()
+        case .composite(let fields):
+            let declared: [CompositeField] = if case .composite(let f) = type { f } else { [] }
+            let types = Dictionary(declared.map { ($0.name, $0.type) }, uniquingKeysWith: { a, _ in a })
+            writer.beginObject()
+            for (name, field) in fields.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) })
+            where field != .null {
+                writer.key(name)
+                encodeValue(field, as: types[name] ?? type, to: &writer)
+            }
+            writer.endObject()
+        case .reference(let id): writer.writeString(id.primaryKey)
+        case .references(let ids):
+            writer.beginArray()
+            for id in ids { writer.writeString(id.primaryKey) }
+            writer.endArray()
+        }
+    }
+
+    static func nonFiniteText<F: FloatingPoint>(_ value: F) -> String {
+        value.isNaN ? "NaN" : (value < 0 ? "-Infinity" : "Infinity")
+    }
+}

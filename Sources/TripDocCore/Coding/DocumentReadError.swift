@@ -1,0 +1,52 @@
+import Foundation
+
+/// A document that cannot be read: which file, where in it, what was expected, what to do.
+public struct DocumentReadError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The file (or `-` for standard input) as the user named it.
+    public var file: String
+    /// Where in the file, when known.
+    public var location: SourceLocation?
+    /// The path of the value inside the document, such as `snapshots.Trip[3].startDate`.
+    public var keyPath: String?
+    /// What was wrong: "expected a date as an ISO 8601 string, found an integer".
+    public var message: String
+    /// What the user can do about it.
+    public var hint: String?
+
+    /// Creates an error.
+    public init(
+        file: String, location: SourceLocation? = nil, keyPath: String? = nil, message: String, hint: String? = nil
+    ) {
+        self.file = file
+        self.location = location
+        self.keyPath = keyPath
+        self.message = message
+        self.hint = hint
+    }
+
+    /// `trips.json: line 3, column 14: snapshots.Trip[0].startDate: expected …. Hint.`
+    public var description: String {
+        var text = file
+        if let location, location != SourceLocation() { text += ": \(location)" }
+        if let keyPath, !keyPath.isEmpty { text += ": at \(keyPath)" }
+        text += ": \(message)"
+        if let hint { text += ". \(hint)" }
+        return text
+    }
+}
+
+/// A problem the shared decoder finds, before it knows the file name: a location, a key path
+/// built up as the error travels out, and the message.
+struct DocumentDecodingFailure: Error {
+    var location: SourceLocation?
+    var keyPath: [String]
+    var message: String
+
+    func pathString() -> String {
+        var text = ""
+        for component in keyPath.reversed() {
+            if component.hasPrefix("[") || text.isEmpty { text += component } else { text += "." + component }
+        }
+        return text
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+
+/// The syntax half of a document format's writer: the shared ``DocumentEncoder`` decides what
+/// to write (keys, order, how a date or a decimal is spelled) and calls these; a format decides
+/// only how each piece looks in its bytes.
+///
+/// Calls always nest properly: `beginObject`, then `key` and one value per member, then
+/// `endObject`; `beginArray`, values, `endArray`. Keys arrive in the order to write them.
+public protocol StructuredWriter {
+    mutating func beginObject()
+    mutating func key(_ key: String)
+    mutating func endObject()
+    mutating func beginArray()
+    mutating func endArray()
+    mutating func writeBool(_ value: Bool)
+    mutating func writeInt(_ value: Int64)
+    mutating func writeUInt(_ value: UInt64)
+    /// A finite double; the encoder spells non-finite values as strings.
+    mutating func writeDouble(_ value: Double)
+    /// A finite float, written with the digits that give back the same `Float`.
+    mutating func writeFloat(_ value: Float)
+    mutating func writeString(_ value: String)
+    /// Bytes: a format writes them natively (`<data>`) or as base64 text.
+    mutating func writeData(_ value: Data)
+}

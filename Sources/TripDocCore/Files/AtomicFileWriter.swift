@@ -1,0 +1,136 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Replaces a file's contents all at once: readers see the old bytes or the new ones, never a mix,
+/// and a failed write leaves the old file as it was.
+///
+/// The protocol: write a temporary file in the same folder, `fsync` it, give it the original's
+/// permissions, `rename` it over the original, `fsync` the folder. A symbolic link is followed,
+/// so the link stays a link and its target gets the new contents. The file is never truncated
+/// in place.
+public struct AtomicFileWriter: Sendable {
+    /// The system calls used; tests substitute failing ones.
+    public var calls: any FileSystemCalls
+
+    /// The marker in the name of temporary files, `.NAME.tripdoc-tmp-PID-RANDOM`.
+    public static let temporaryMarker = ".tripdoc-tmp-"
+
+    /// Creates a writer over `calls`.
+    public init(calls: any FileSystemCalls = SystemFileSystemCalls()) {
+        self.calls = calls
+    }
+
+    /// Writes `data` to `path` atomically.
+    ///
+    /// - Throws: ``FileWriteError`` naming the file and the step that failed.
+    public func write(_ data: Data, to path: String) throws {
+        let target = Self.resolvingSymbolicLinks(path)
+        let folder = (target as NSString).deletingLastPathComponent.isEmpty
+            ? "." : (target as NSString).deletingLastPathComponent
+        let name = (target as NSString).lastPathComponent
+        let temporary = (folder as NSString).appendingPathComponent(
+            ".\(name)\(Self.temporaryMarker)\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+
+        var status = stat()
+        let originalMode: mode_t? = stat(target, &status) == 0 ? status.st_mode & 0o7777 : nil
+
+        let fd = calls.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        guard fd >= 0 else { throw FileWriteError(path: path, operation: .createTemporaryFile, code: errno) }
+        var closed = false
+        var renamed = false
+        defer {
+            if !closed { _ = calls.close(fd) }
+            if !renamed { _ = calls.unlink(temporary) }
+        }
+        try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+            var offset = 0
+            while offset < buffer.count {
+                let chunk = UnsafeRawBufferPointer(rebasing: buffer[offset..<min(buffer.count, offset + (1 << 24))])
+                let written = calls.write(fd, chunk)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw FileWriteError(path: path, operation: .write, code: errno)
+                }
+                if written == 0 { throw FileWriteError(path: path, operation: .write, code: ENOSPC) }
+                offset += written
+            }
+        }
+        if let originalMode, calls.fchmod(fd, originalMode) != 0 {
+            throw FileWriteError(path: path, operation: .setPermissions, code: errno)
+        }
+        guard calls.fsync(fd) == 0 else { throw FileWriteError(path: path, operation: .flush, code: errno) }
+        closed = true
+        guard calls.close(fd) == 0 else { throw FileWriteError(path: path, operation: .close, code: errno) }
+        guard calls.rename(temporary, target) == 0 else {
+            throw FileWriteError(path: path, operation: .rename, code: errno)
+        }
+        renamed = true
+        let folderDescriptor = calls.open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
+        guard folderDescriptor >= 0 else { throw FileWriteError(path: path, operation: .flushFolder, code: errno) }
+        defer { _ = calls.close(folderDescriptor) }
+        guard calls.fsync(folderDescriptor) == 0 else {
+            throw FileWriteError(path: path, operation: .flushFolder, code: errno)
+        }
+    }
+
+    /// The file a path finally names: the target of a chain of symbolic links (relative links
+    /// resolved against their folder), or the path itself.
+    static func resolvingSymbolicLinks(_ path: String) -> String {
+        var current = path
+        for _ in 0..<40 {
+            guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else {
+                return current
+            }
+            current = destination.hasPrefix("/")
+                ? destination
+                : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(destination)
+        }
+        return current
+    }
+}
+
+/// A write that failed, with the file, the step and the system's reason.
+public struct FileWriteError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The steps of an atomic write.
+    public enum Operation: String, Sendable {
+        case createTemporaryFile = "creating the temporary file"
+        case write = "writing the temporary file"
+        case setPermissions = "setting the temporary file's permissions"
+        case flush = "flushing the temporary file to disk"
+        case close = "closing the temporary file"
+        case rename = "renaming the temporary file over the document"
+        case flushFolder = "flushing the folder to disk"
+
+        /// Whether the document still holds its old contents after a failure at this step.
+        public var leavesOriginalIntact: Bool { self != .flushFolder }
+    }
+
+    /// The file being written, as the user named it.
+    public var path: String
+    /// The step that failed.
+    public var operation: Operation
+    /// The `errno` value.
+    public var code: Int32
+
+    /// Creates an error.
+    public init(path: String, operation: Operation, code: Int32) {
+        self.path = path
+        self.operation = operation
+        self.code = code
+    }
+
+    public var description: String {
+        let reason = String(cString: strerror(code))
+        let outcome =
+            operation.leavesOriginalIntact
+            ? "the file was left as it was" : "the new contents are in place but may not survive a power loss"
+        return "could not save \(path): \(operation.rawValue) failed: \(reason) (\(outcome))"
+    }
+}

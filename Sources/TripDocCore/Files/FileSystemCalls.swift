@@ -1,0 +1,84 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The system calls a save makes, gathered behind one protocol so that tests can make any of
+/// them fail (a full disk, a read-only folder) without hoping for the real thing.
+///
+/// Each call returns what the C function returns and leaves the reason in `errno`.
+public protocol FileSystemCalls: Sendable {
+    /// The corresponding C function is `open`.
+    func open(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32
+    /// The corresponding C function is `write`.
+    func write(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Int
+    /// The corresponding C function is `fsync`.
+    func fsync(_ fd: Int32) -> Int32
+    /// The corresponding C function is `fchmod`.
+    func fchmod(_ fd: Int32, _ mode: mode_t) -> Int32
+    /// The corresponding C function is `close`.
+    func close(_ fd: Int32) -> Int32
+    /// The corresponding C function is `rename`.
+    func rename(_ from: String, _ to: String) -> Int32
+    /// The corresponding C function is `unlink`.
+    func unlink(_ path: String) -> Int32
+}
+
+/// The real system calls.
+public struct SystemFileSystemCalls: FileSystemCalls {
+    /// Creates the real system calls.
+    public init() {}
+
+    public func open(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
+        #if canImport(Glibc) || canImport(Musl)
+            Glibc.open(path, flags, mode)
+        #else
+            Darwin.open(path, flags, mode)
+        #endif
+    }
+    public func write(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Int {
+        #if canImport(Glibc) || canImport(Musl)
+            Glibc.write(fd, buffer.baseAddress, buffer.count)
+        #else
+            Darwin.write(fd, buffer.baseAddress, buffer.count)
+        #endif
+    }
+    public func fsync(_ fd: Int32) -> Int32 {
+        #if canImport(Glibc) || canImport(Musl)
+            Glibc.fsync(fd)
+        #else
+            Darwin.fsync(fd)
+        #endif
+    }
+    public func fchmod(_ fd: Int32, _ mode: mode_t) -> Int32 {
+        #if canImport(Glibc) || canImport(Musl)
+            Glibc.fchmod(fd, mode)
+        #else
+            Darwin.fchmod(fd, mode)
+        #endif
+    }
+    public func close(_ fd: Int32) -> Int32 {
+        #if canImport(Glibc) || canImport(Musl)
+            Glibc.close(fd)
+        #else
+            Darwin.close(fd)
+        #endif
+    }
+    public func rename(_ from: String, _ to: String) -> Int32 {
+        #if canImport(Glibc) || canImport(Musl)
+            Glibc.rename(from, to)
+        #else
+            Darwin.rename(from, to)
+        #endif
+    }
+    public func unlink(_ path: String) -> Int32 {
+        #if canImport(Glibc) || canImport(Musl)
+            Glibc.unlink(path)
+        #else
+            Darwin.unlink(path)
+        #endif
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+extension Schema {
+    /// Property names no entity may use: documents use them for the identifier.
+    public static let reservedPropertyNames: Set<String> = ["$id", "persistentIdentifier"]
+
+    /// Checks that the schema is consistent: unique names, relationships whose destination and
+    /// inverse exist and point back, constraints and indexes naming real properties, default
+    /// values that fit their attribute, known options.
+    ///
+    /// - Throws: ``SchemaError`` listing every problem found.
+    public func validate() throws {
+        var problems: [String] = []
+        var seenEntities: Set<String> = []
+        let byName = entitiesByName
+        for entity in entities {
+            if entity.name.isEmpty || entity.name.contains("/") {
+                problems.append("entity name '\(entity.name)' must be non-empty and without '/'")
+            }
+            if !seenEntities.insert(entity.name).inserted {
+                problems.append("entity '\(entity.name)' is declared twice")
+            }
+            var seenProperties: Set<String> = []
+            for name in entity.propertyNames {
+                if name.isEmpty { problems.append("entity '\(entity.name)' has a property with an empty name") }
+                if Self.reservedPropertyNames.contains(name) {
+                    problems.append("\(entity.name).\(name): the name '\(name)' is reserved")
+                }
+                if !seenProperties.insert(name).inserted {
+                    problems.append("\(entity.name).\(name) is declared twice")
+                }
+            }
+            for attribute in entity.attributes {
+                for option in attribute.options where !option.isKnown {
+                    problems.append("\(entity.name).\(attribute.name): unknown option '\(option.rawValue)'")
+                }
+                if let value = attribute.defaultValue, value != .null, !value.fits(attribute.type) {
+                    problems.append(
+                        "\(entity.name).\(attribute.name): default value is \(value.kindDescription), "
+                            + "expected \(attribute.type.name)")
+                }
+            }
+            for relationship in entity.relationships {
+                let place = "\(entity.name).\(relationship.name)"
+                guard let destination = byName[relationship.destination] else {
+                    problems.append("\(place): destination entity '\(relationship.destination)' does not exist")
+                    continue
+                }
+                if relationship.minimumModelCount < 0 || relationship.maximumModelCount < 0
+                    || (relationship.maximumModelCount > 0
+                        && relationship.minimumModelCount > relationship.maximumModelCount)
+                {
+                    problems.append("\(place): minimum and maximum model counts are inconsistent")
+                }
+                guard let inverseName = relationship.inverseName else { continue }
+                guard let inverse = destination.relationship(named: inverseName) else {
+                    problems.append("\(place): inverse '\(destination.name).\(inverseName)' does not exist")
+                    continue
+                }
+                if inverse.destination != entity.name || (inverse.inverseName.map { $0 != relationship.name } ?? false) {
+                    problems.append(
+                        "\(place): inverse '\(destination.name).\(inverseName)' does not point back to \(place)")
+                }
+            }
+            for constraint in entity.uniquenessConstraints {
+                if constraint.isEmpty { problems.append("\(entity.name): an empty uniqueness constraint") }
+                for name in constraint where entity.attribute(named: name) == nil {
+                    problems.append("\(entity.name): uniqueness constraint names '\(name)', which is not an attribute")
+                }
+            }
+            for index in entity.indices {
+                for name in index where !seenProperties.contains(name) {
+                    problems.append("\(entity.name): index names '\(name)', which is not a property")
+                }
+            }
+        }
+        if !problems.isEmpty { throw SchemaError(problems: problems) }
+    }
+}
+
+/// A schema that is not consistent.
+public struct SchemaError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Each problem, as a sentence naming the entity and property.
+    public var problems: [String]
+
+    public var description: String {
+        "the schema is not consistent: " + problems.joined(separator: "; ")
+    }
+}

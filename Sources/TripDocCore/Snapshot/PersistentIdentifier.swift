@@ -1,0 +1,101 @@
+import Foundation
+
+/// The identity of one persisted model: which store, which entity, which primary key.
+///
+/// Unlike SwiftData's opaque identifier, the parts are public. An identifier is *temporary*
+/// while its model has been inserted but not yet saved; on save the store replaces it with a
+/// permanent one and reports the pair in ``DataStoreSaveChangesResult/remappedIdentifiers``.
+public struct PersistentIdentifier: Hashable, Sendable, Codable {
+    /// The identifier of the store the model lives in; `nil` for a temporary identifier.
+    public let storeIdentifier: String?
+    /// The entity (model type) name, such as `Trip`.
+    public let entityName: String
+    /// The primary key within the entity, unique per store.
+    public let primaryKey: String
+    /// Whether the identifier was handed out for an unsaved model.
+    public let isTemporary: Bool
+
+    /// Creates an identifier from its parts.
+    public init(storeIdentifier: String?, entityName: String, primaryKey: String, isTemporary: Bool = false) {
+        self.storeIdentifier = storeIdentifier
+        self.entityName = entityName
+        self.primaryKey = primaryKey
+        self.isTemporary = isTemporary
+    }
+
+    /// A permanent identifier for a model in the store `storeIdentifier`, as a store mints it
+    /// when it saves an inserted model (SwiftData's spelling).
+    ///
+    /// - Throws: ``PersistentIdentifierError`` when a part is empty.
+    public static func identifier<PrimaryKey: CustomStringConvertible & Hashable & Sendable>(
+        for storeIdentifier: String, entityName: String, primaryKey: PrimaryKey
+    ) throws -> PersistentIdentifier {
+        let key = primaryKey.description
+        guard !storeIdentifier.isEmpty else { throw PersistentIdentifierError.emptyPart("store identifier") }
+        guard !entityName.isEmpty else { throw PersistentIdentifierError.emptyPart("entity name") }
+        guard !key.isEmpty else { throw PersistentIdentifierError.emptyPart("primary key") }
+        return PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: entityName, primaryKey: key)
+    }
+
+    /// A temporary identifier for a model that has been inserted but not saved, written
+    /// `Trip-t1` in messages like SwiftData's talk writes it.
+    public static func temporary(entityName: String, primaryKey: String = UUID().uuidString) -> PersistentIdentifier {
+        PersistentIdentifier(storeIdentifier: nil, entityName: entityName, primaryKey: primaryKey, isTemporary: true)
+    }
+}
+
+extension PersistentIdentifier: CustomStringConvertible {
+    /// `Trip/12`, or `Trip/t:<key>` for a temporary identifier.
+    public var description: String {
+        isTemporary ? "\(entityName)/t:\(primaryKey)" : "\(entityName)/\(primaryKey)"
+    }
+}
+
+extension PersistentIdentifier: Comparable {
+    /// Orders by entity name, then by primary key with ``PrimaryKeyOrder``; the order documents
+    /// list snapshots in.
+    public static func < (lhs: PersistentIdentifier, rhs: PersistentIdentifier) -> Bool {
+        if lhs.entityName != rhs.entityName { return lhs.entityName < rhs.entityName }
+        if lhs.primaryKey != rhs.primaryKey { return PrimaryKeyOrder.precedes(lhs.primaryKey, rhs.primaryKey) }
+        if lhs.isTemporary != rhs.isTemporary { return !lhs.isTemporary }
+        return (lhs.storeIdentifier ?? "") < (rhs.storeIdentifier ?? "")
+    }
+}
+
+/// The order of primary keys in a document: keys made only of ASCII digits (without leading
+/// zeros) come first in numeric order, then every other key in the order of its UTF-8 bytes.
+public enum PrimaryKeyOrder {
+    /// Whether `lhs` is listed before `rhs`.
+    public static func precedes(_ lhs: String, _ rhs: String) -> Bool {
+        let lhsNumeric = isCanonicalNumber(lhs)
+        let rhsNumeric = isCanonicalNumber(rhs)
+        if lhsNumeric != rhsNumeric { return lhsNumeric }
+        if lhsNumeric, lhs.utf8.count != rhs.utf8.count { return lhs.utf8.count < rhs.utf8.count }
+        return lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
+    }
+
+    /// Whether `key` is a decimal number in canonical form (`0`, `17`, not `017` or `-1`).
+    public static func isCanonicalNumber(_ key: String) -> Bool {
+        var iterator = key.utf8.makeIterator()
+        guard let first = iterator.next(), (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else {
+            return false
+        }
+        if first == UInt8(ascii: "0") { return key.utf8.count == 1 }
+        while let byte = iterator.next() {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return false }
+        }
+        return true
+    }
+}
+
+/// Why an identifier could not be made.
+public enum PersistentIdentifierError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// A part of the identifier was empty.
+    case emptyPart(String)
+
+    public var description: String {
+        switch self {
+        case .emptyPart(let part): "a persistent identifier needs a non-empty \(part)"
+        }
+    }
+}

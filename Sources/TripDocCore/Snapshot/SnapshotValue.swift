@@ -1,0 +1,148 @@
+import Foundation
+
+/// One persisted value of a snapshot: an attribute's value or a relationship's references.
+///
+/// Values keep their Swift type: a `Date` is a date, a `UInt64.max` is exact, `Data` is bytes.
+/// Equality is *exact*: two doubles are equal when their bit patterns are, so `Double.nan`
+/// equals itself and `0.0` differs from `-0.0`. That is the equality a round trip must keep.
+public enum SnapshotValue: Sendable {
+    /// No value: a `nil` optional attribute or an empty to-one relationship.
+    case null
+    case bool(Bool)
+    /// Any signed integer attribute (`Int`, `Int8` … `Int64`).
+    case int(Int64)
+    /// Any unsigned integer attribute (`UInt`, `UInt8` … `UInt64`).
+    case uint(UInt64)
+    case double(Double)
+    case float(Float)
+    case decimal(Decimal)
+    case string(String)
+    case date(Date)
+    case data(Data)
+    case uuid(UUID)
+    case url(URL)
+    /// The elements of an ``AttributeType/array(_:)`` attribute.
+    case array([SnapshotValue])
+    /// The fields of an ``AttributeType/composite(_:)`` attribute; `nil` fields are absent.
+    case composite([String: SnapshotValue])
+    /// A to-one relationship's destination.
+    case reference(PersistentIdentifier)
+    /// A to-many relationship's destinations, in order.
+    case references([PersistentIdentifier])
+}
+
+extension SnapshotValue: Hashable {
+    public static func == (lhs: SnapshotValue, rhs: SnapshotValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case (.bool(let a), .bool(let b)): a == b
+        case (.int(let a), .int(let b)): a == b
+        case (.uint(let a), .uint(let b)): a == b
+        case (.double(let a), .double(let b)): a.bitPattern == b.bitPattern
+        case (.float(let a), .float(let b)): a.bitPattern == b.bitPattern
+        case (.decimal(let a), .decimal(let b)): a == b || (a.isNaN && b.isNaN)
+        case (.string(let a), .string(let b)): a == b
+        case (.date(let a), .date(let b)):
+            a.timeIntervalSinceReferenceDate.bitPattern == b.timeIntervalSinceReferenceDate.bitPattern
+        case (.data(let a), .data(let b)): a == b
+        case (.uuid(let a), .uuid(let b)): a == b
+        case (.url(let a), .url(let b)): a.absoluteString == b.absoluteString
+        case (.array(let a), .array(let b)): a == b
+        case (.composite(let a), .composite(let b)): a == b
+        case (.reference(let a), .reference(let b)): a == b
+        case (.references(let a), .references(let b)): a == b
+        default: false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .bool(let v): hasher.combine(v)
+        case .int(let v): hasher.combine(v)
+        case .uint(let v): hasher.combine(v)
+        case .double(let v): hasher.combine(v.bitPattern)
+        case .float(let v): hasher.combine(v.bitPattern)
+        case .decimal(let v): hasher.combine(v.isNaN ? "NaN" : v.description)
+        case .string(let v): hasher.combine(v)
+        case .date(let v): hasher.combine(v.timeIntervalSinceReferenceDate.bitPattern)
+        case .data(let v): hasher.combine(v)
+        case .uuid(let v): hasher.combine(v)
+        case .url(let v): hasher.combine(v.absoluteString)
+        case .array(let v): hasher.combine(v)
+        case .composite(let v): hasher.combine(v)
+        case .reference(let v): hasher.combine(v)
+        case .references(let v): hasher.combine(v)
+        }
+    }
+}
+
+extension SnapshotValue {
+    /// A short name for the kind of value, as error messages use it ("a date", "a string").
+    public var kindDescription: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a Bool"
+        case .int: "a signed integer"
+        case .uint: "an unsigned integer"
+        case .double: "a Double"
+        case .float: "a Float"
+        case .decimal: "a Decimal"
+        case .string: "a String"
+        case .date: "a Date"
+        case .data: "Data"
+        case .uuid: "a UUID"
+        case .url: "a URL"
+        case .array: "an array"
+        case .composite: "a composite value"
+        case .reference: "a to-one reference"
+        case .references: "a to-many reference list"
+        }
+    }
+
+    /// The identifiers this value refers to (empty for attribute values).
+    public var referencedIdentifiers: [PersistentIdentifier] {
+        switch self {
+        case .reference(let id): [id]
+        case .references(let ids): ids
+        default: []
+        }
+    }
+
+    /// The value with every reference rewritten through `remap`; attribute values are unchanged.
+    public func remappingReferences(_ remap: (PersistentIdentifier) -> PersistentIdentifier) -> SnapshotValue {
+        switch self {
+        case .reference(let id): .reference(remap(id))
+        case .references(let ids): .references(ids.map(remap))
+        default: self
+        }
+    }
+
+    /// Whether the value can be stored in an attribute of `type` (`.null` fits no type;
+    /// optionality is the attribute's business).
+    public func fits(_ type: AttributeType) -> Bool {
+        switch (self, type) {
+        case (.string, .string), (.bool, .bool), (.double, .double), (.float, .float),
+            (.decimal, .decimal), (.date, .date), (.data, .data), (.uuid, .uuid), (.url, .url):
+            return true
+        case (.int(let v), _):
+            return type.signedRange?.contains(v) ?? false
+        case (.uint(let v), _):
+            guard let maximum = type.unsignedMaximum else { return false }
+            return v <= maximum
+        case (.array(let elements), .array(let elementType)):
+            return elements.allSatisfy { $0.fits(elementType) }
+        case (.composite(let fields), .composite(let declared)):
+            for field in declared {
+                guard let value = fields[field.name], value != .null else {
+                    if field.isOptional { continue } else { return false }
+                }
+                if !value.fits(field.type) { return false }
+            }
+            let names = Set(declared.map(\.name))
+            return fields.keys.allSatisfy { names.contains($0) }
+        default:
+            return false
+        }
+    }
+}

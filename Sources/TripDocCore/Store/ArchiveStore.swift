@@ -1,0 +1,101 @@
+import Foundation
+
+/// The store engine every document format shares: an *archive store* that reads the whole
+/// document on each fetch and rewrites it atomically on each save.
+///
+/// A format contributes only its ``DocumentFormat``; applying saves, minting identifiers,
+/// upserts, delete rules and crash-safe writing are here, once.
+public final class ArchiveStore {
+    /// The document file.
+    public let path: String
+    /// The format the document is written in.
+    public let format: any DocumentFormat
+    /// The schema of the document.
+    public private(set) var schema: Schema
+    /// The store's identifier, from the document header.
+    public private(set) var identifier: String
+    /// How files are written; tests substitute failing system calls.
+    public var fileWriter: AtomicFileWriter
+
+    /// Opens the document at `path`, creating an empty one for `schema` when there is none.
+    ///
+    /// - Parameters:
+    ///   - schema: The schema the caller expects. Required to create a document; when the
+    ///     document exists it must have this schema (or pass `nil` to take the document's).
+    /// - Throws: ``DocumentReadError``, ``FileReadError``, ``FileWriteError``, or
+    ///   ``ArchiveStoreError/schemaMismatch(path:documentVersion:expectedVersion:)``.
+    public init(
+        path: String, format: any DocumentFormat, schema: Schema? = nil, fileWriter: AtomicFileWriter = AtomicFileWriter()
+    ) throws {
+        self.path = path
+        self.format = format
+        self.fileWriter = fileWriter
+        if FileManager.default.fileExists(atPath: path) {
+            let document = try format.readDocument(from: DocumentFileReader.contents(of: path), file: path)
+            if let schema, schema != document.schema {
+                throw ArchiveStoreError.schemaMismatch(
+                    path: path, documentVersion: document.schema.version, expectedVersion: schema.version)
+            }
+            self.schema = document.schema
+            self.identifier = document.storeIdentifier
+        } else {
+            guard let schema else { throw ArchiveStoreError.missingSchema(path: path) }
+            try schema.validate()
+            let document = Document.empty(schema: schema)
+            try fileWriter.write(format.writeDocument(document), to: path)
+            self.schema = schema
+            self.identifier = document.storeIdentifier
+        }
+    }
+
+    /// Reads the whole document.
+    public func readDocument() throws -> Document {
+        let document = try format.readDocument(from: DocumentFileReader.contents(of: path), file: path)
+        guard document.storeIdentifier == identifier else {
+            throw ArchiveStoreError.storeReplaced(path: path, expected: identifier, found: document.storeIdentifier)
+        }
+        return document
+    }
+
+    /// The snapshots of `entityName` (all snapshots when `nil`), in document order.
+    public func fetchSnapshots(entityName: String? = nil) throws -> [DefaultSnapshot] {
+        let snapshots = try readDocument().orderedSnapshots
+        guard let entityName else { return snapshots }
+        return snapshots.filter { $0.entityName == entityName }
+    }
+
+    /// Applies a save to the document and writes it atomically.
+    ///
+    /// - Throws: ``SaveChangesError`` (nothing is written), or a read or write error.
+    @discardableResult
+    public func save(
+        _ request: DataStoreSaveChangesRequest<DefaultSnapshot>
+    ) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {
+        var document = try readDocument()
+        let result = try document.applySaveChanges(request)
+        try fileWriter.write(format.writeDocument(document), to: path)
+        return result
+    }
+}
+
+/// Why an archive store could not open or use its document.
+public enum ArchiveStoreError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The document does not exist and no schema was given to create it.
+    case missingSchema(path: String)
+    /// The document's schema differs from the one the caller expects.
+    case schemaMismatch(path: String, documentVersion: Schema.Version, expectedVersion: Schema.Version)
+    /// The file now holds a different store than the one opened.
+    case storeReplaced(path: String, expected: String, found: String)
+
+    public var description: String {
+        switch self {
+        case .missingSchema(let path):
+            "cannot create \(path): no schema was given for a new document"
+        case .schemaMismatch(let path, let documentVersion, let expectedVersion):
+            "\(path) has a different schema (version \(documentVersion)) from the one expected (version "
+                + "\(expectedVersion)); migrate the document first (tripdoc migrate)"
+        case .storeReplaced(let path, let expected, let found):
+            "\(path) now holds store \(found), not the store \(expected) that was opened; open it again"
+        }
+    }
+}

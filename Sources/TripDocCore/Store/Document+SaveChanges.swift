@@ -1,0 +1,279 @@
+import Foundation
+
+extension Document {
+    /// Applies one save to the document, as every archive store does: inserted snapshots get
+    /// permanent identifiers (or, when they match an existing model on a uniqueness constraint,
+    /// update it: an upsert), references to them are rewritten, updates replace, deletes remove
+    /// and follow the delete rules. Either the whole save applies or nothing does.
+    ///
+    /// - Returns: The store identifier, the temporary → permanent identifier map and the
+    ///   snapshots the context should re-register (upserted models).
+    /// - Throws: ``SaveChangesError``; the document is unchanged.
+    public mutating func applySaveChanges(
+        _ request: DataStoreSaveChangesRequest<DefaultSnapshot>
+    ) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {
+        var working = SaveChangesWorkspace(document: self)
+        let result = try working.apply(request)
+        self = working.finishedDocument()
+        return result
+    }
+}
+
+/// The state of one save while it is applied; discarded if the save fails.
+private struct SaveChangesWorkspace {
+    var document: Document
+    var byIdentifier: [PersistentIdentifier: DefaultSnapshot] = [:]
+    var insertionOrder: [PersistentIdentifier] = []
+    var entities: [String: Schema.Entity]
+    var uniqueIndexes: [String: [[String]: [[SnapshotValue]: PersistentIdentifier]]] = [:]
+
+    init(document: Document) {
+        self.document = document
+        self.entities = document.schema.entitiesByName
+    }
+
+    var storeIdentifier: String { document.header.storeIdentifier }
+
+    mutating func apply(
+        _ request: DataStoreSaveChangesRequest<DefaultSnapshot>
+    ) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {
+        byIdentifier.reserveCapacity(document.snapshots.count + request.inserted.count)
+        for snapshot in document.snapshots {
+            guard byIdentifier.updateValue(snapshot, forKey: snapshot.persistentIdentifier) == nil else {
+                throw SaveChangesError.documentHasProblems(IntegrityChecker().problems(in: document))
+            }
+        }
+
+        // Inserts: decide every new identifier first, so references among them can be rewritten.
+        var remapped: [PersistentIdentifier: PersistentIdentifier] = [:]
+        var upserted: Set<PersistentIdentifier> = []
+        var pendingInserts: [(PersistentIdentifier, DefaultSnapshot)] = []
+        for snapshot in request.inserted {
+            let original = snapshot.persistentIdentifier
+            guard let entity = entities[original.entityName] else { throw SaveChangesError.unknownEntity(original) }
+            guard remapped[original] == nil else { throw SaveChangesError.duplicateIdentifier(original) }
+            if !original.isTemporary, original.storeIdentifier == storeIdentifier, byIdentifier[original] != nil {
+                throw SaveChangesError.duplicateIdentifier(original)
+            }
+            if let existing = try existingMatch(for: snapshot, entity: entity) {
+                remapped[original] = existing
+                upserted.insert(existing)
+                pendingInserts.append((existing, snapshot))
+                continue
+            }
+            let permanent = mintIdentifier(for: entity.name)
+            remapped[original] = permanent
+            pendingInserts.append((permanent, snapshot))
+            registerUniqueKeys(of: snapshot, as: permanent, entity: entity)
+        }
+        var reregister: [PersistentIdentifier: DefaultSnapshot] = [:]
+        for (identifier, snapshot) in pendingInserts {
+            let entity = entities[identifier.entityName]!
+            let rewritten = try normalized(
+                snapshot.copy(persistentIdentifier: identifier, remappedIdentifiers: remapped), entity: entity)
+            if byIdentifier.updateValue(rewritten, forKey: identifier) == nil {
+                insertionOrder.append(identifier)
+            }
+            if upserted.contains(identifier) { reregister[identifier] = rewritten }
+        }
+
+        for snapshot in request.updated {
+            let identifier = remapped[snapshot.persistentIdentifier] ?? snapshot.persistentIdentifier
+            guard let entity = entities[identifier.entityName] else { throw SaveChangesError.unknownEntity(identifier) }
+            guard let previous = byIdentifier[identifier] else {
+                throw SaveChangesError.unknownIdentifier(identifier, operation: "update")
+            }
+            let rewritten = try normalized(
+                snapshot.copy(persistentIdentifier: identifier, remappedIdentifiers: remapped), entity: entity)
+            byIdentifier[identifier] = rewritten
+            try checkUniqueness(of: rewritten, replacing: previous, entity: entity)
+        }
+
+        var deleted: Set<PersistentIdentifier> = []
+        let requested = Set(request.deleted.map { remapped[$0.persistentIdentifier] ?? $0.persistentIdentifier })
+        for snapshot in request.deleted {
+            let identifier = remapped[snapshot.persistentIdentifier] ?? snapshot.persistentIdentifier
+            guard byIdentifier[identifier] != nil || deleted.contains(identifier) else {
+                throw SaveChangesError.unknownIdentifier(identifier, operation: "delete")
+            }
+            try delete(identifier, alsoDeleting: requested, deleted: &deleted)
+        }
+
+        try checkReferences(of: Array(Set(pendingInserts.map(\.0)).subtracting(deleted)))
+        try checkReferences(
+            of: request.updated.map { remapped[$0.persistentIdentifier] ?? $0.persistentIdentifier }
+                .filter { !deleted.contains($0) })
+
+        return DataStoreSaveChangesResult(
+            for: storeIdentifier, remappedIdentifiers: remapped, snapshotsToReregister: reregister)
+    }
+
+    func finishedDocument() -> Document {
+        var result = document
+        var snapshots: [DefaultSnapshot] = []
+        snapshots.reserveCapacity(byIdentifier.count)
+        for snapshot in document.snapshots {
+            if let current = byIdentifier[snapshot.persistentIdentifier] { snapshots.append(current) }
+        }
+        for identifier in insertionOrder {
+            if let current = byIdentifier[identifier] { snapshots.append(current) }
+        }
+        result.snapshots = snapshots.sorted { $0.persistentIdentifier < $1.persistentIdentifier }
+        return result
+    }
+
+    // MARK: Identifiers
+
+    mutating func mintIdentifier(for entityName: String) -> PersistentIdentifier {
+        let next =
+            document.header.nextPrimaryKeys[entityName]
+            ?? (document.snapshots.lazy.filter { $0.entityName == entityName }
+                .compactMap { Int64($0.persistentIdentifier.primaryKey) }.max() ?? 0) + 1
+        document.header.nextPrimaryKeys[entityName] = next + 1
+        return PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: entityName, primaryKey: String(next))
+    }
+
+    // MARK: Values
+
+    /// The snapshot with every property present (`nil` as ``SnapshotValue/null``, defaults
+    /// filled in), checked against the schema.
+    func normalized(_ snapshot: DefaultSnapshot, entity: Schema.Entity) throws -> DefaultSnapshot {
+        let identifier = snapshot.persistentIdentifier
+        var values = snapshot.values
+        let known = Set(entity.propertyNames)
+        for name in values.keys where !known.contains(name) {
+            throw SaveChangesError.unknownProperty(identifier, property: name)
+        }
+        for attribute in entity.attributes {
+            let value = values[attribute.name] ?? .null
+            if value == .null {
+                if attribute.isOptional {
+                    values[attribute.name] = .null
+                } else if let defaultValue = attribute.defaultValue {
+                    values[attribute.name] = defaultValue
+                } else {
+                    throw SaveChangesError.missingValue(identifier, property: attribute.name)
+                }
+            } else if !value.fits(attribute.type) {
+                throw SaveChangesError.valueDoesNotFit(
+                    identifier, property: attribute.name, expected: attribute.type.name, found: value.kindDescription)
+            }
+        }
+        for relationship in entity.relationships {
+            let value = values[relationship.name] ?? (relationship.isToMany ? .references([]) : .null)
+            switch (relationship.isToMany, value) {
+            case (false, .null), (false, .reference), (true, .references): values[relationship.name] = value
+            default:
+                throw SaveChangesError.valueDoesNotFit(
+                    identifier, property: relationship.name,
+                    expected: relationship.isToMany
+                        ? "a list of \(relationship.destination) references" : "a \(relationship.destination) reference",
+                    found: value.kindDescription)
+            }
+            for target in value.referencedIdentifiers where target.entityName != relationship.destination {
+                throw SaveChangesError.danglingReference(identifier, property: relationship.name, target: target)
+            }
+        }
+        return DefaultSnapshot(persistentIdentifier: identifier, values: values)
+    }
+
+    func checkReferences(of identifiers: [PersistentIdentifier]) throws {
+        for identifier in identifiers {
+            guard let snapshot = byIdentifier[identifier] else { continue }
+            for (property, value) in snapshot.values {
+                for target in value.referencedIdentifiers where byIdentifier[target] == nil {
+                    throw SaveChangesError.danglingReference(identifier, property: property, target: target)
+                }
+            }
+        }
+    }
+
+    // MARK: Uniqueness
+
+    mutating func existingMatch(for snapshot: DefaultSnapshot, entity: Schema.Entity) throws -> PersistentIdentifier? {
+        for constraint in entity.effectiveUniquenessConstraints {
+            guard let key = Self.uniqueKey(of: snapshot, constraint: constraint) else { continue }
+            if let existing = index(for: entity, constraint: constraint)[key] { return existing }
+        }
+        return nil
+    }
+
+    mutating func registerUniqueKeys(of snapshot: DefaultSnapshot, as identifier: PersistentIdentifier, entity: Schema.Entity) {
+        for constraint in entity.effectiveUniquenessConstraints {
+            guard let key = Self.uniqueKey(of: snapshot, constraint: constraint) else { continue }
+            _ = index(for: entity, constraint: constraint)
+            uniqueIndexes[entity.name]![constraint]![key] = identifier
+        }
+    }
+
+    mutating func checkUniqueness(of snapshot: DefaultSnapshot, replacing previous: DefaultSnapshot, entity: Schema.Entity) throws {
+        for constraint in entity.effectiveUniquenessConstraints {
+            let index = index(for: entity, constraint: constraint)
+            if let oldKey = Self.uniqueKey(of: previous, constraint: constraint), index[oldKey] == snapshot.persistentIdentifier {
+                uniqueIndexes[entity.name]![constraint]![oldKey] = nil
+            }
+            guard let key = Self.uniqueKey(of: snapshot, constraint: constraint) else { continue }
+            if let existing = uniqueIndexes[entity.name]![constraint]![key], existing != snapshot.persistentIdentifier {
+                throw SaveChangesError.uniquenessViolated(snapshot.persistentIdentifier, constraint: constraint, existing: existing)
+            }
+            uniqueIndexes[entity.name]![constraint]![key] = snapshot.persistentIdentifier
+        }
+    }
+
+    /// The index of existing models by their values on `constraint`, built on first use.
+    mutating func index(for entity: Schema.Entity, constraint: [String]) -> [[SnapshotValue]: PersistentIdentifier] {
+        if let existing = uniqueIndexes[entity.name]?[constraint] { return existing }
+        var index: [[SnapshotValue]: PersistentIdentifier] = [:]
+        for (identifier, snapshot) in byIdentifier where identifier.entityName == entity.name {
+            if let key = Self.uniqueKey(of: snapshot, constraint: constraint) { index[key] = identifier }
+        }
+        uniqueIndexes[entity.name, default: [:]][constraint] = index
+        return index
+    }
+
+    /// The values of `constraint`'s properties, or `nil` when one is missing or `nil` (models
+    /// without a value never collide).
+    static func uniqueKey(of snapshot: DefaultSnapshot, constraint: [String]) -> [SnapshotValue]? {
+        var key: [SnapshotValue] = []
+        for name in constraint {
+            guard let value = snapshot.values[name], value != .null else { return nil }
+            key.append(value)
+        }
+        return key
+    }
+
+    // MARK: Deletion
+
+    mutating func delete(
+        _ identifier: PersistentIdentifier, alsoDeleting requested: Set<PersistentIdentifier>,
+        deleted: inout Set<PersistentIdentifier>
+    ) throws {
+        guard let snapshot = byIdentifier[identifier], deleted.insert(identifier).inserted else { return }
+        let entity = entities[identifier.entityName]!
+        for relationship in entity.relationships {
+            let targets = (snapshot.values[relationship.name] ?? .null).referencedIdentifiers
+            switch relationship.deleteRule {
+            case .deny:
+                if let blocker = targets.first(where: { !requested.contains($0) && !deleted.contains($0) && byIdentifier[$0] != nil }) {
+                    throw SaveChangesError.deleteDenied(identifier, relationship: relationship.name, related: blocker)
+                }
+            case .cascade:
+                for target in targets { try delete(target, alsoDeleting: requested, deleted: &deleted) }
+            case .nullify:
+                guard let inverse = relationship.inverseName else { break }
+                for target in targets {
+                    guard var related = byIdentifier[target] else { continue }
+                    switch related.values[inverse] {
+                    case .reference(let back) where back == identifier: related.values[inverse] = .null
+                    case .references(let backs): related.values[inverse] = .references(backs.filter { $0 != identifier })
+                    default: break
+                    }
+                    byIdentifier[target] = related
+                }
+            case .noAction:
+                break
+            }
+        }
+        byIdentifier[identifier] = nil
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import TripDocCore
+
+/// The JSON document format: one UTF-8 JSON text holding the header, the schema and the
+/// snapshots (specified in docs/FORMATS.md).
+public struct JSONFormat: DocumentFormat {
+    /// Creates the format.
+    public init() {}
+
+    public var name: String { "json" }
+    public var fileExtensions: [String] { ["json"] }
+
+    /// A JSON document starts, after optional whitespace or a byte order mark, with `{`.
+    public func recognizes(_ prefix: Data) -> Bool {
+        var bytes = prefix[...]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        guard let first = bytes.first(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) else { return false }
+        return first == UInt8(ascii: "{")
+    }
+
+    public func readDocument(from data: Data, file: String) throws -> Document {
+        try data.withUnsafeBytes { bytes in
+            var reader = JSONReader(bytes: bytes)
+            return try DocumentDecoder().decode(from: &reader, file: file)
+        }
+    }
+
+    public func writeDocument(_ document: Document) throws -> Data {
+        var writer = JSONWriter(capacity: max(1 << 16, document.snapshots.count * 160))
+        DocumentEncoder().encode(document, to: &writer)
+        return Data(writer.bytes)
+    }
+}

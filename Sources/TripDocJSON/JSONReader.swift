@@ -1,0 +1,448 @@
+import Foundation
+import TripDocCore
+
+/// A strict JSON pull parser (RFC 8259) over bytes in memory, for the shared document decoder.
+///
+/// Our rules, where Foundation's parsers are lenient: no trailing commas, no comments, no
+/// leading zeros, no `NaN` literals; strings must be valid UTF-8 with no raw control characters
+/// and no unpaired surrogate escapes; integers are read exactly (never through `Double`) and
+/// must fit the requested type; nesting is limited to ``maximumDepth``. A UTF-8 byte order mark
+/// at the start is skipped. Errors carry the line and column.
+///
+/// The reader borrows `bytes`; it must not outlive the buffer.
+struct JSONReader: StructuredReader {
+    struct Bookmark {
+        var position: Int
+        /// The last structural token: `{`, `[`, or `v` after a value or key.
+        var last: UInt8
+        var depth: Int
+    }
+
+    static let maximumDepth = 512
+
+    private let bytes: UnsafeRawBufferPointer
+    private var position = 0
+    private var last: UInt8 = UInt8(ascii: "v")
+    private var depth = 0
+
+    init(bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { position = 3 }
+    }
+
+    var bookmark: Bookmark {
+        mutating get {
+            skipWhitespace()
+            return Bookmark(position: position, last: last, depth: depth)
+        }
+    }
+
+    mutating func resume(at bookmark: Bookmark) {
+        position = bookmark.position
+        last = bookmark.last
+        depth = bookmark.depth
+    }
+
+    func location(of bookmark: Bookmark) -> SourceLocation { location(at: bookmark.position) }
+
+    /// The line and column (in Unicode scalars) of a byte offset.
+    func location(at offset: Int) -> SourceLocation {
+        var line = 1
+        var column = 1
+        var index = 0
+        let end = min(offset, bytes.count)
+        while index < end {
+            let byte = bytes[index]
+            if byte == 0x0A {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+            index += 1
+        }
+        return SourceLocation(line: line, column: column)
+    }
+
+    // MARK: Errors
+
+    private func error(_ message: String, at offset: Int? = nil) -> StructuredReadError {
+        StructuredReadError(location: location(at: offset ?? position), message: message)
+    }
+
+    private mutating func foundDescription() -> String {
+        guard position < bytes.count else { return "the end of the file" }
+        switch bytes[position] {
+        case UInt8(ascii: "{"): return "an object"
+        case UInt8(ascii: "["): return "an array"
+        case UInt8(ascii: "\""): return "a string"
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): return "a boolean"
+        case UInt8(ascii: "n"): return "null"
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return "a number"
+        case UInt8(ascii: "}"): return "'}'"
+        case UInt8(ascii: "]"): return "']'"
+        case 0x20..<0x7F: return "'\(Character(Unicode.Scalar(bytes[position])))'"
+        default: return "the byte 0x\(String(bytes[position], radix: 16, uppercase: true))"
+        }
+    }
+
+    private mutating func mismatch(_ expected: String) -> StructuredReadError {
+        error("expected \(expected), found \(foundDescription())")
+    }
+
+    // MARK: Structure
+
+    private mutating func skipWhitespace() {
+        while position < bytes.count {
+            switch bytes[position] {
+            case 0x20, 0x0A, 0x0D, 0x09: position += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func peekByte() -> UInt8? {
+        skipWhitespace()
+        return position < bytes.count ? bytes[position] : nil
+    }
+
+    mutating func peekKind() throws -> StructuredValueKind {
+        guard let byte = peekByte() else { throw error("unexpected end of file: the document is cut short") }
+        switch byte {
+        case UInt8(ascii: "{"): return .object
+        case UInt8(ascii: "["): return .array
+        case UInt8(ascii: "\""): return .string
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): return .bool
+        case UInt8(ascii: "n"): return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            let saved = position
+            defer { position = saved }
+            return try scanNumber().isInteger ? .integer : .real
+        default:
+            throw error("expected a value, found \(foundDescription())")
+        }
+    }
+
+    private mutating func enter(_ byte: UInt8, kind: String) throws {
+        guard peekByte() == byte else { throw mismatch(kind) }
+        guard depth < Self.maximumDepth else {
+            throw error("the document nests deeper than \(Self.maximumDepth) levels")
+        }
+        position += 1
+        depth += 1
+        last = byte
+    }
+
+    mutating func beginObject() throws { try enter(UInt8(ascii: "{"), kind: "an object") }
+    mutating func beginArray() throws { try enter(UInt8(ascii: "["), kind: "an array") }
+
+    mutating func nextKey() throws -> String? {
+        guard let byte = peekByte() else { throw error("unexpected end of file inside an object") }
+        if byte == UInt8(ascii: "}") {
+            position += 1
+            depth -= 1
+            last = UInt8(ascii: "v")
+            return nil
+        }
+        if last != UInt8(ascii: "{") {
+            guard byte == UInt8(ascii: ",") else { throw mismatch("',' or '}' after an object member") }
+            position += 1
+            guard peekByte() == UInt8(ascii: "\"") else {
+                throw peekByte() == UInt8(ascii: "}")
+                    ? error("a trailing comma before '}' is not allowed") : mismatch("a member name in quotes")
+            }
+        } else if byte != UInt8(ascii: "\"") {
+            throw mismatch("a member name in quotes or '}'")
+        }
+        let key = try readString()
+        guard peekByte() == UInt8(ascii: ":") else { throw mismatch("':' after the member name") }
+        position += 1
+        last = UInt8(ascii: "v")
+        return key
+    }
+
+    mutating func nextElement() throws -> Bool {
+        guard let byte = peekByte() else { throw error("unexpected end of file inside an array") }
+        if byte == UInt8(ascii: "]") {
+            position += 1
+            depth -= 1
+            last = UInt8(ascii: "v")
+            return false
+        }
+        if last != UInt8(ascii: "[") {
+            guard byte == UInt8(ascii: ",") else { throw mismatch("',' or ']' after an array element") }
+            position += 1
+            if peekByte() == UInt8(ascii: "]") { throw error("a trailing comma before ']' is not allowed") }
+        }
+        last = UInt8(ascii: "v")
+        return true
+    }
+
+    mutating func skipValue() throws {
+        switch try peekKind() {
+        case .object:
+            try beginObject()
+            while try nextKey() != nil { try skipValue() }
+        case .array:
+            try beginArray()
+            while try nextElement() { try skipValue() }
+        case .string:
+            _ = try scanString(decode: false)
+        case .integer, .real:
+            _ = try scanNumber()
+        case .bool:
+            _ = try readBool()
+        case .null, .data, .date:
+            try readLiteral("null")
+        }
+        last = UInt8(ascii: "v")
+    }
+
+    mutating func finish() throws {
+        skipWhitespace()
+        guard position == bytes.count else {
+            throw error("unexpected \(foundDescription()) after the end of the document")
+        }
+    }
+
+    // MARK: Scalars
+
+    private mutating func readLiteral(_ literal: StaticString) throws {
+        let count = literal.utf8CodeUnitCount
+        let start = position
+        guard position + count <= bytes.count,
+            memcmp(bytes.baseAddress! + position, literal.utf8Start, count) == 0
+        else { throw error("expected \(literal), found \(foundDescription())", at: start) }
+        position += count
+    }
+
+    mutating func readBool() throws -> Bool {
+        switch peekByte() {
+        case UInt8(ascii: "t"):
+            try readLiteral("true")
+            return true
+        case UInt8(ascii: "f"):
+            try readLiteral("false")
+            return false
+        default:
+            throw mismatch("true or false")
+        }
+    }
+
+    mutating func readString() throws -> String {
+        guard peekByte() == UInt8(ascii: "\"") else { throw mismatch("a string") }
+        return try scanString(decode: true)!
+    }
+
+    /// Reads a string token at `position` (which holds the opening quote), returning its value
+    /// when `decode` is set.
+    private mutating func scanString(decode: Bool) throws -> String? {
+        let start = position
+        position += 1
+        let contentStart = position
+        var hasEscapes = false
+        while true {
+            guard position < bytes.count else { throw error("a string is not closed before the end of the file", at: start) }
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") { break }
+            if byte < 0x20 {
+                throw error("a control character (0x\(String(byte, radix: 16))) must be escaped inside a string")
+            }
+            if byte == UInt8(ascii: "\\") {
+                hasEscapes = true
+                position += 2
+            } else {
+                position += 1
+            }
+        }
+        let contentEnd = position
+        position += 1
+        if !hasEscapes {
+            let slice = UnsafeRawBufferPointer(rebasing: bytes[contentStart..<contentEnd])
+            guard let text = String(validating: slice, as: UTF8.self) else {
+                throw error("a string is not valid UTF-8", at: start)
+            }
+            return decode ? text : nil
+        }
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(contentEnd - contentStart)
+        var index = contentStart
+        while index < contentEnd {
+            let byte = bytes[index]
+            guard byte == UInt8(ascii: "\\") else {
+                decoded.append(byte)
+                index += 1
+                continue
+            }
+            let escape = bytes[index + 1]
+            index += 2
+            switch escape {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): decoded.append(escape)
+            case UInt8(ascii: "b"): decoded.append(0x08)
+            case UInt8(ascii: "f"): decoded.append(0x0C)
+            case UInt8(ascii: "n"): decoded.append(0x0A)
+            case UInt8(ascii: "r"): decoded.append(0x0D)
+            case UInt8(ascii: "t"): decoded.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = try hex4(at: index, end: contentEnd)
+                index += 4
+                if (0xD800..<0xDC00).contains(scalar) {
+                    guard index + 6 <= contentEnd, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+                    else { throw error("a \\u escape is an unpaired surrogate", at: index - 6) }
+                    let low = try hex4(at: index + 2, end: contentEnd)
+                    guard (0xDC00..<0xE000).contains(low) else {
+                        throw error("a \\u escape is an unpaired surrogate", at: index - 6)
+                    }
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    index += 6
+                } else if (0xDC00..<0xE000).contains(scalar) {
+                    throw error("a \\u escape is an unpaired surrogate", at: index - 6)
+                }
+                decoded.append(contentsOf: UTF8.encode(Unicode.Scalar(scalar)!)!)
+            default:
+                throw error("'\\\(Character(Unicode.Scalar(escape)))' is not a JSON escape", at: index - 2)
+            }
+        }
+        guard let text = String(validating: decoded, as: UTF8.self) else {
+            throw error("a string is not valid UTF-8", at: start)
+        }
+        return decode ? text : nil
+    }
+
+    private func hex4(at index: Int, end: Int) throws -> UInt32 {
+        guard index + 4 <= end else { throw error("a \\u escape needs four hex digits", at: index - 2) }
+        var value: UInt32 = 0
+        for offset in 0..<4 {
+            let byte = bytes[index + offset]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw error("a \\u escape needs four hex digits", at: index - 2)
+            }
+            value = value << 4 | UInt32(digit)
+        }
+        return value
+    }
+
+    // MARK: Numbers
+
+    private struct NumberToken {
+        var start: Int
+        var end: Int
+        var isNegative: Bool
+        var isInteger: Bool
+    }
+
+    /// Scans a number per the JSON grammar `-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?`.
+    private mutating func scanNumber() throws -> NumberToken {
+        skipWhitespace()
+        let start = position
+        var isInteger = true
+        let isNegative = position < bytes.count && bytes[position] == UInt8(ascii: "-")
+        if isNegative { position += 1 }
+        func digit(_ index: Int) -> Bool {
+            index < bytes.count && (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index])
+        }
+        guard digit(position) else { throw mismatch("a number") }
+        if bytes[position] == UInt8(ascii: "0") {
+            position += 1
+            if digit(position) { throw error("a number may not have leading zeros", at: start) }
+        } else {
+            while digit(position) { position += 1 }
+        }
+        if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
+            isInteger = false
+            position += 1
+            guard digit(position) else { throw error("a number needs digits after '.'", at: start) }
+            while digit(position) { position += 1 }
+        }
+        if position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
+            isInteger = false
+            position += 1
+            if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
+                position += 1
+            }
+            guard digit(position) else { throw error("a number needs digits in its exponent", at: start) }
+            while digit(position) { position += 1 }
+        }
+        return NumberToken(start: start, end: position, isNegative: isNegative, isInteger: isInteger)
+    }
+
+    private mutating func integerToken(_ typeName: String) throws -> NumberToken {
+        guard let byte = peekByte(), byte == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        else { throw mismatch("an integer") }
+        let token = try scanNumber()
+        guard token.isInteger else {
+            throw error("expected an integer (\(typeName)), found a number with a fraction or exponent", at: token.start)
+        }
+        return token
+    }
+
+    mutating func readInt64() throws -> Int64 {
+        let token = try integerToken("Int64")
+        var value: Int64 = 0
+        for index in (token.start + (token.isNegative ? 1 : 0))..<token.end {
+            let digit = Int64(bytes[index] - UInt8(ascii: "0"))
+            let (shifted, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflow2) =
+                token.isNegative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
+            guard !overflow1, !overflow2 else { throw error("the integer does not fit Int64", at: token.start) }
+            value = next
+        }
+        return value
+    }
+
+    mutating func readUInt64() throws -> UInt64 {
+        let token = try integerToken("UInt64")
+        guard !token.isNegative || (token.end - token.start == 2 && bytes[token.start + 1] == UInt8(ascii: "0")) else {
+            throw error("expected an unsigned integer, found a negative number", at: token.start)
+        }
+        var value: UInt64 = 0
+        for index in (token.start + (token.isNegative ? 1 : 0))..<token.end {
+            let (shifted, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflow2) = shifted.addingReportingOverflow(UInt64(bytes[index] - UInt8(ascii: "0")))
+            guard !overflow1, !overflow2 else { throw error("the integer does not fit UInt64", at: token.start) }
+            value = next
+        }
+        return value
+    }
+
+    private mutating func numberText() throws -> (String, Int) {
+        guard let byte = peekByte(), byte == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        else { throw mismatch("a number") }
+        let token = try scanNumber()
+        let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[token.start..<token.end]), as: UTF8.self)
+        return (text, token.start)
+    }
+
+    mutating func readDouble() throws -> Double {
+        let (text, start) = try numberText()
+        guard let value = Double(text), value.isFinite else {
+            throw error("the number \(text) is too large for a Double", at: start)
+        }
+        return value
+    }
+
+    mutating func readFloat() throws -> Float {
+        let (text, start) = try numberText()
+        guard let value = Float(text), value.isFinite else {
+            throw error("the number \(text) is too large for a Float", at: start)
+        }
+        return value
+    }
+
+    mutating func readData() throws -> Data {
+        let start = bookmark.position
+        let text = try readString()
+        guard let data = Data(base64Encoded: text) else {
+            throw error("expected data as a base64 string, found text that is not base64", at: start)
+        }
+        return data
+    }
+
+    mutating func readDate() throws -> Date {
+        throw mismatch("a date")
+    }
+}

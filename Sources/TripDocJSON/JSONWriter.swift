@@ -1,0 +1,131 @@
+import Foundation
+import TripDocCore
+
+/// Writes the shared coding's calls as JSON text: two-space indentation, and containers nested
+/// ``compactLevel`` deep or deeper (a snapshot, a schema entity) on one line.
+struct JSONWriter: StructuredWriter {
+    /// The bytes written so far.
+    private(set) var bytes: [UInt8] = []
+    /// Containers at this nesting level or deeper are written on one line.
+    let compactLevel: Int
+
+    /// Whether the current container has had a member or element yet, per open container.
+    private var hasContent: [Bool] = []
+    /// Set after a key: the next value follows the colon directly.
+    private var afterKey = false
+
+    init(compactLevel: Int = 3, capacity: Int = 1 << 16) {
+        self.compactLevel = compactLevel
+        bytes.reserveCapacity(capacity)
+    }
+
+    private var level: Int { hasContent.count }
+    private var isCompact: Bool { level > compactLevel }
+
+    /// Separates the next value (or key) from what came before, and indents it.
+    private mutating func startItem() {
+        if afterKey {
+            afterKey = false
+            return
+        }
+        guard !hasContent.isEmpty else { return }
+        if hasContent[hasContent.count - 1] { bytes.append(UInt8(ascii: ",")) }
+        hasContent[hasContent.count - 1] = true
+        newline()
+    }
+
+    private mutating func newline() {
+        if isCompact { return }
+        bytes.append(UInt8(ascii: "\n"))
+        for _ in 0..<level { bytes.append(UInt8(ascii: " ")); bytes.append(UInt8(ascii: " ")) }
+    }
+
+    private mutating func open(_ byte: UInt8) {
+        startItem()
+        bytes.append(byte)
+        hasContent.append(false)
+    }
+
+    private mutating func close(_ byte: UInt8) {
+        let hadContent = hasContent.removeLast()
+        if hadContent, level < compactLevel { newline() }
+        bytes.append(byte)
+        if hasContent.isEmpty { bytes.append(UInt8(ascii: "\n")) }
+    }
+
+    mutating func beginObject() { open(UInt8(ascii: "{")) }
+    mutating func endObject() { close(UInt8(ascii: "}")) }
+    mutating func beginArray() { open(UInt8(ascii: "[")) }
+    mutating func endArray() { close(UInt8(ascii: "]")) }
+
+    mutating func key(_ key: String) {
+        startItem()
+        appendQuoted(key)
+        bytes.append(UInt8(ascii: ":"))
+        if !isCompact { bytes.append(UInt8(ascii: " ")) }
+        afterKey = true
+    }
+
+    mutating func writeBool(_ value: Bool) {
+        startItem()
+        bytes.append(contentsOf: value ? Array("true".utf8) : Array("false".utf8))
+    }
+
+    mutating func writeInt(_ value: Int64) {
+        startItem()
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
+    mutating func writeUInt(_ value: UInt64) {
+        startItem()
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
+    mutating func writeDouble(_ value: Double) {
+        startItem()
+        // Swift prints the shortest digits that read back as the same double: 0.1, 1e+300, -0.0.
+        bytes.append(contentsOf: value.description.utf8)
+    }
+
+    mutating func writeFloat(_ value: Float) {
+        startItem()
+        bytes.append(contentsOf: value.description.utf8)
+    }
+
+    mutating func writeString(_ value: String) {
+        startItem()
+        appendQuoted(value)
+    }
+
+    mutating func writeData(_ value: Data) {
+        startItem()
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: value.base64EncodedString().utf8)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// Appends `value` as a JSON string: `"` and `\` escaped, control characters as `\n`, `\t`,
+    /// … or `\u00XX`, everything else as UTF-8.
+    private mutating func appendQuoted(_ value: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "\""))
+            case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "\\"))
+            case 0x0A: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
+            case 0x0D: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
+            case 0x09: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
+            case 0x08: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "b"))
+            case 0x0C: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "f"))
+            case 0..<0x20:
+                bytes.append(contentsOf: Array("\\u00".utf8))
+                bytes.append(Self.hexDigits[Int(byte >> 4)])
+                bytes.append(Self.hexDigits[Int(byte & 0xF)])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}
