@@ -31,3 +31,18 @@ public struct JSONFormat: DocumentFormat {
         return Data(writer.bytes)
     }
 }
+
+extension JSONFormat {
+    /// Snapshots as a JSON object `{"snapshots": {entity: [snapshot, …]}, "storeIdentifier": …}`,
+    /// each snapshot in the document coding: what `tripdoc show --json` prints.
+    public func writeSnapshots(_ snapshots: [DefaultSnapshot], schema: Schema, storeIdentifier: String) -> Data {
+        var writer = JSONWriter(compactLevel: 3, capacity: max(1 << 12, snapshots.count * 160))
+        writer.beginObject()
+        writer.key("snapshots")
+        DocumentEncoder().encodeSnapshots(snapshots, schema: schema, to: &writer)
+        writer.key("storeIdentifier")
+        writer.writeString(storeIdentifier)
+        writer.endObject()
+        return Data(writer.bytes)
+    }
+}

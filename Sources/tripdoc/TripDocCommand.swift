@@ -1,1 +1,50 @@
-@main struct Main { static func main() {} }
+import ArgumentParser
+import Foundation
+import TripDoc
+import TripDocKit
+
+/// `tripdoc`: SwiftData-style documents on the command line.
+@main
+struct TripDocCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tripdoc",
+        abstract: "Create, read, check and convert tripdoc documents.",
+        discussion: """
+            A tripdoc document holds a schema, snapshots of models and their history, in one of \
+            these formats: JSON (.json). The format of a document being read is recognised from \
+            its contents, whatever its name.
+
+            Exit status: 0 on success, 2 on any error (the message on standard error names the \
+            file, the place in it and what was expected).
+
+            Examples:
+              tripdoc sample -o trips.json --trips 100
+              tripdoc show trips.json --entity Trip --limit 5
+              tripdoc inspect trips.json --json
+              tripdoc convert trips.json copy.json
+            """,
+        version: TripDocVersion.string,
+        subcommands: [Sample.self, Show.self, Inspect.self, Convert.self]
+    )
+
+    /// Runs the command; every failure prints one message on standard error and exits with 2
+    /// (usage errors included), `--help` and `--version` exit with 0.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let error as ExitCode {
+            Foundation.exit(error.rawValue)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                print(fullMessage(for: error))
+                Foundation.exit(0)
+            }
+            var message = fullMessage(for: error)
+            if message.hasPrefix("Error: ") { message.removeFirst("Error: ".count) }
+            FileHandle.standardError.write(Data("tripdoc: error: \(message)\n".utf8))
+            Foundation.exit(2)
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import TripDoc
+
+/// A document read from a file, with the format it was recognised as and its size.
+public struct DocumentFile {
+    /// The path as the user gave it (`-` for standard input).
+    public var path: String
+    /// The format the file's bytes are in.
+    public var format: any DocumentFormat
+    /// The file's size in bytes.
+    public var size: Int
+    /// The document.
+    public var document: Document
+
+    /// Reads the document at `path` (standard input for `-`), recognising its format by its
+    /// bytes, whatever its name.
+    ///
+    /// - Throws: ``FileReadError``, ``TripDocError/unrecognizedFormat(path:start:)`` or
+    ///   ``DocumentReadError``.
+    public static func read(_ path: String) throws -> DocumentFile {
+        let data = try DocumentFileReader.contents(of: path)
+        guard let format = DocumentFormats.recognizing(data) else {
+            throw TripDocError.unrecognizedFormat(path: path, start: describeStart(of: data))
+        }
+        let document = try format.readDocument(from: data, file: path)
+        return DocumentFile(path: path, format: format, size: data.count, document: document)
+    }
+
+    private static func describeStart(of data: Data) -> String {
+        guard !data.isEmpty else { return "nothing (the file is empty)" }
+        let prefix = data.prefix(16)
+        if let text = String(data: prefix, encoding: .utf8), text.unicodeScalars.allSatisfy({ $0.value >= 0x20 || $0 == "\n" }) {
+            return "\"" + text.replacingOccurrences(of: "\n", with: "\\n") + "\""
+        }
+        return "the bytes " + prefix.prefix(8).map { String(format: "%02X", $0) }.joined(separator: " ")
+    }
+}
+
+/// Where a command's output document goes: a file, written atomically, or standard output.
+public struct OutputDestination {
+    /// The path (`-` for standard output).
+    public var path: String
+    /// Whether an existing file may be replaced.
+    public var force: Bool
+
+    /// Creates a destination.
+    public init(path: String, force: Bool) {
+        self.path = path
+        self.force = force
+    }
+
+    /// Throws unless the destination may be written: it must not exist (without `force`) and
+    /// must not be `input`.
+    public func check(notSameAs input: String? = nil) throws {
+        guard path != "-" else { return }
+        if let input, input != "-", Self.sameFile(input, path) { throw TripDocError.outputIsInput(path: path) }
+        if !force, FileManager.default.fileExists(atPath: path) { throw TripDocError.outputExists(path: path) }
+    }
+
+    /// Writes `data`, atomically for a file.
+    public func write(_ data: Data) throws {
+        if path == "-" {
+            FileHandle.standardOutput.write(data)
+        } else {
+            try AtomicFileWriter().write(data, to: path)
+        }
+    }
+
+    private static func sameFile(_ a: String, _ b: String) -> Bool {
+        let first = URL(fileURLWithPath: a).resolvingSymlinksInPath().standardizedFileURL.path
+        let second = URL(fileURLWithPath: b).resolvingSymlinksInPath().standardizedFileURL.path
+        return first == second
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import TripDoc
+
+/// What `tripdoc inspect` reports of a document: its format, identity, schema summary, counts
+/// and integrity problems. Its `Codable` form is the `--json` output, a promise to scripts:
+/// keys are only ever added.
+public struct InspectionReport: Codable, Hashable, Sendable {
+    /// One entity of the schema, summarised.
+    public struct EntitySummary: Codable, Hashable, Sendable {
+        public var name: String
+        public var attributes: [String]
+        public var relationships: [String]
+        public var uniquenessConstraints: [[String]]
+        public var indices: [[String]]
+    }
+
+    /// One integrity problem.
+    public struct Problem: Codable, Hashable, Sendable {
+        public var kind: String
+        public var identifier: String
+        public var property: String?
+        public var message: String
+    }
+
+    public var file: String
+    public var size: Int
+    public var format: String
+    public var formatVersion: Int
+    public var generator: String
+    public var storeIdentifier: String
+    public var schemaVersion: String
+    public var entities: [EntitySummary]
+    public var counts: [String: Int]
+    public var snapshots: Int
+    public var historyTransactions: Int
+    public var problems: [Problem]
+
+    /// Inspects a document read from a file.
+    public init(_ file: DocumentFile) {
+        let document = file.document
+        self.file = file.path
+        size = file.size
+        format = file.format.name
+        formatVersion = document.header.formatVersion
+        generator = document.header.generator
+        storeIdentifier = document.storeIdentifier
+        schemaVersion = document.schema.version.description
+        entities = document.schema.entities.map { entity in
+            EntitySummary(
+                name: entity.name,
+                attributes: entity.attributes.map { "\($0.name): \($0.type.name)\($0.isOptional ? "?" : "")" },
+                relationships: entity.relationships.map {
+                    "\($0.name): \($0.isToMany ? "[\($0.destination)]" : $0.destination) (\($0.deleteRule.rawValue))"
+                },
+                uniquenessConstraints: entity.uniquenessConstraints, indices: entity.indices)
+        }
+        counts = document.countsByEntity
+        snapshots = document.snapshots.count
+        historyTransactions = 0
+        problems = IntegrityChecker().problems(in: document).map {
+            Problem(kind: $0.kind.rawValue, identifier: $0.identifier.description, property: $0.property, message: $0.message)
+        }
+    }
+
+    /// The report as JSON with sorted keys.
+    public func jsonData() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self) + Data("\n".utf8)
+    }
+
+    /// The report as text for a terminal.
+    public var text: String {
+        var lines = [
+            "File:              \(file) (\(size) bytes)",
+            "Format:            \(format), version \(formatVersion)",
+            "Store identifier:  \(storeIdentifier)",
+            "Schema version:    \(schemaVersion)",
+            "Generator:         \(generator.isEmpty ? "(unknown)" : generator)",
+            "History:           \(historyTransactions) transactions",
+            "",
+            "Entities:",
+        ]
+        let width = entities.map(\.name.count).max() ?? 0
+        for entity in entities {
+            let count = counts[entity.name] ?? 0
+            lines.append(
+                "  \(entity.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(count) snapshot\(count == 1 ? "" : "s")")
+            lines.append("    attributes:    " + entity.attributes.joined(separator: ", "))
+            if !entity.relationships.isEmpty {
+                lines.append("    relationships: " + entity.relationships.joined(separator: ", "))
+            }
+            for constraint in entity.uniquenessConstraints {
+                lines.append("    unique:        " + constraint.joined(separator: ", "))
+            }
+        }
+        lines.append("")
+        if problems.isEmpty {
+            lines.append("Integrity:         no problems")
+        } else {
+            lines.append("Integrity:         \(problems.count) problem\(problems.count == 1 ? "" : "s")")
+            for problem in problems {
+                lines.append("  \(problem.identifier)\(problem.property.map { "." + $0 } ?? ""): \(problem.message) [\(problem.kind)]")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+import TripDoc
+
+/// The old → new identifier mapping of a conversion, as `convert --remap-table` writes it:
+/// `{"fromStore": ID, "toStore": ID, "identifiers": {ENTITY: {OLD KEY: NEW KEY}}}`.
+public struct RemapTable: Codable, Hashable, Sendable {
+    /// The source store's identifier.
+    public var fromStore: String
+    /// The new store's identifier.
+    public var toStore: String
+    /// For each entity, each old primary key and the new one.
+    public var identifiers: [String: [String: String]]
+
+    /// The table of a conversion.
+    public init(_ conversion: DocumentConversion) {
+        fromStore = conversion.identifiers.keys.first?.storeIdentifier ?? ""
+        toStore = conversion.document.storeIdentifier
+        var identifiers: [String: [String: String]] = [:]
+        for (old, new) in conversion.identifiers {
+            identifiers[old.entityName, default: [:]][old.primaryKey] = new.primaryKey
+        }
+        self.identifiers = identifiers
+    }
+
+    /// The table as JSON with sorted keys.
+    public func jsonData() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self) + Data("\n".utf8)
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import TripDoc
+
+/// The running example of SwiftData's WWDC talks: trips with a bucket list and a place to stay.
+public enum SampleTrips {
+    /// `Trip`, `BucketListItem` and `LivingAccommodation`, with relationships both ways, a
+    /// uniqueness constraint on a trip's name and dates, and indexes.
+    public static let schema = Schema(
+        [
+            Schema.Entity(
+                name: "Trip",
+                attributes: [
+                    .init("name", .string, options: [.preserveValueOnDeletion]),
+                    .init("destination", .string),
+                    .init("startDate", .date, options: [.preserveValueOnDeletion]),
+                    .init("endDate", .date, options: [.preserveValueOnDeletion]),
+                ],
+                relationships: [
+                    .init(
+                        "bucketList", destination: "BucketListItem", isToMany: true, inverse: "trip",
+                        deleteRule: .cascade),
+                    .init(
+                        "livingAccommodation", destination: "LivingAccommodation", inverse: "trip",
+                        deleteRule: .cascade),
+                ],
+                uniquenessConstraints: [["name", "startDate", "endDate"]],
+                indices: [["name"], ["startDate"], ["endDate"], ["name", "startDate", "endDate"]]),
+            Schema.Entity(
+                name: "BucketListItem",
+                attributes: [
+                    .init("title", .string),
+                    .init("details", .string),
+                    .init("hasReservation", .bool),
+                    .init("isInPlan", .bool),
+                ],
+                relationships: [.init("trip", destination: "Trip", inverse: "bucketList")]),
+            Schema.Entity(
+                name: "LivingAccommodation",
+                attributes: [.init("address", .string), .init("placeName", .string)],
+                relationships: [.init("trip", destination: "Trip", inverse: "livingAccommodation")]),
+        ],
+        version: Schema.Version(1, 0, 0))
+
+    private static let destinations = [
+        "Tokyo", "Kyoto", "Lisbon", "Reykjavík", "Cape Town", "Buenos Aires", "Vancouver", "Marrakesh", "Hanoi",
+        "Oaxaca", "Tbilisi", "Queenstown", "Edinburgh", "Seoul", "Istanbul", "Nairobi", "Cusco", "Tromsø",
+        "Bergen", "Porto", "Naples", "Zanzibar", "Hobart", "Kraków", "Ljubljana", "Valparaíso", "Chiang Mai",
+        "Montréal", "Granada", "Sapporo",
+    ]
+    private static let themes = [
+        "Getaway", "Family Trip", "Food Tour", "Hiking Week", "Conference", "Honeymoon", "Weekend",
+        "Road Trip", "Photo Walk", "Reunion",
+    ]
+    private static let activities = [
+        "Visit the old town", "Take a cooking class", "See the sunrise", "Ride the night train",
+        "Try the street food", "Hike to the viewpoint", "Tour the museum", "Go to a concert",
+        "Swim in the sea", "Rent bikes", "Find the best café", "Buy a souvenir", "Watch the sunset",
+    ]
+    private static let stays = ["Hotel", "Guesthouse", "Apartment", "Hostel", "Cabin", "Ryokan", "Inn"]
+    private static let streets = ["Harbour Street", "Station Road", "Hill Lane", "Market Square", "River Walk"]
+
+    /// A deterministic document of `trips` trips: the same `trips` and `seed` give the same
+    /// bytes. Each trip has 3 to 7 bucket-list items and, 9 times in 10, a place to stay.
+    public static func document(trips: Int, seed: UInt64 = 1) -> Document {
+        var random = SplitMix64(seed: seed)
+        let storeIdentifier = random.uuid().uuidString
+        var snapshots: [DefaultSnapshot] = []
+        snapshots.reserveCapacity(trips * 7)
+        var itemKey: Int64 = 0
+        var stayKey: Int64 = 0
+        var usedKeys: Set<String> = []
+        let base = Date(timeIntervalSinceReferenceDate: 757_382_400)  // 2025-01-01T00:00:00Z
+        func identifier(_ entity: String, _ key: Int64) -> PersistentIdentifier {
+            PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: entity, primaryKey: String(key))
+        }
+        var items: [DefaultSnapshot] = []
+        var stays: [DefaultSnapshot] = []
+        for index in 0..<trips {
+            let tripID = identifier("Trip", Int64(index + 1))
+            let destination = destinations[random.below(destinations.count)]
+            let name = "\(destination) \(themes[random.below(themes.count)])"
+            var startDay = random.below(3650)
+            let length = 2 + random.below(13)
+            while !usedKeys.insert("\(name)|\(startDay)|\(length)").inserted { startDay = random.below(3650) }
+            let start = base.addingTimeInterval(Double(startDay) * 86_400)
+            let end = start.addingTimeInterval(Double(length) * 86_400)
+
+            var itemIDs: [PersistentIdentifier] = []
+            for _ in 0..<(3 + random.below(5)) {
+                itemKey += 1
+                let itemID = identifier("BucketListItem", itemKey)
+                itemIDs.append(itemID)
+                let title = activities[random.below(activities.count)]
+                items.append(
+                    DefaultSnapshot(
+                        persistentIdentifier: itemID,
+                        values: [
+                            "title": .string(title),
+                            "details": .string("\(title) in \(destination)."),
+                            "hasReservation": .bool(random.below(2) == 0),
+                            "isInPlan": .bool(random.below(3) != 0),
+                            "trip": .reference(tripID),
+                        ]))
+            }
+            var stay: SnapshotValue = .null
+            if random.below(10) != 0 {
+                stayKey += 1
+                let stayID = identifier("LivingAccommodation", stayKey)
+                stay = .reference(stayID)
+                stays.append(
+                    DefaultSnapshot(
+                        persistentIdentifier: stayID,
+                        values: [
+                            "placeName": .string("\(destination) \(Self.stays[random.below(Self.stays.count)])"),
+                            "address": .string(
+                                "\(1 + random.below(200)) \(streets[random.below(streets.count)]), \(destination)"),
+                            "trip": .reference(tripID),
+                        ]))
+            }
+            snapshots.append(
+                DefaultSnapshot(
+                    persistentIdentifier: tripID,
+                    values: [
+                        "name": .string(name), "destination": .string(destination),
+                        "startDate": .date(start), "endDate": .date(end),
+                        "bucketList": .references(itemIDs), "livingAccommodation": stay,
+                    ]))
+        }
+        snapshots = items + stays + snapshots
+        var header = DocumentHeader(storeIdentifier: storeIdentifier, schemaVersion: schema.version)
+        header.nextPrimaryKeys = ["Trip": Int64(trips + 1), "BucketListItem": itemKey + 1, "LivingAccommodation": stayKey + 1]
+        return Document(header: header, schema: schema, snapshots: snapshots)
+    }
+}
+
+/// A small, fast, seedable random number generator (Steele, Lea and Flood's SplitMix64), so a
+/// seed gives the same sample on every platform and Swift version.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A number in `0..<bound`, the same on every platform.
+    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+
+    /// A version-4 UUID made from the generator's output.
+    mutating func uuid() -> UUID {
+        let high = next()
+        let low = next()
+        var bytes = (0..<8).map { UInt8(truncatingIfNeeded: high >> (8 * $0)) } + (0..<8).map {
+            UInt8(truncatingIfNeeded: low >> (8 * $0))
+        }
+        bytes[6] = bytes[6] & 0x0F | 0x40
+        bytes[8] = bytes[8] & 0x3F | 0x80
+        return UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9],
+                bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            ))
+    }
+}

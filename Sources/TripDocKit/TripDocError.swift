@@ -1,0 +1,47 @@
+import Foundation
+import TripDoc
+
+/// What the tripdoc tool refuses to do, and what to do instead.
+public enum TripDocError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// A file's bytes match no known format.
+    case unrecognizedFormat(path: String, start: String)
+    /// `--to` names no known format.
+    case unknownFormatName(String)
+    /// An output path's extension selects no format and `--to` was not given.
+    case cannotChooseFormat(path: String)
+    /// The output exists and `--force` was not given.
+    case outputExists(path: String)
+    /// The output is the input.
+    case outputIsInput(path: String)
+    /// `--entity` names an entity the document does not have.
+    case unknownEntity(name: String, path: String, known: [String])
+    /// The document has integrity problems that stop the operation.
+    case documentHasProblems(path: String, problems: [IntegrityProblem])
+    /// An argument is out of range.
+    case invalidArgument(String)
+
+    public var description: String {
+        switch self {
+        case .unrecognizedFormat(let path, let start):
+            "\(path) is not a document tripdoc can read: it starts with \(start), expected a JSON document "
+                + "(starting with '{'); formats: \(DocumentFormats.names.joined(separator: ", "))"
+        case .unknownFormatName(let name):
+            "unknown format '\(name)'; expected one of \(DocumentFormats.names.joined(separator: ", "))"
+        case .cannotChooseFormat(let path):
+            "cannot tell which format to write \(path) in: use an extension ("
+                + DocumentFormats.all.flatMap(\.fileExtensions).map { "." + $0 }.joined(separator: ", ")
+                + ") or --to"
+        case .outputExists(let path):
+            "\(path) already exists; pass --force to replace it"
+        case .outputIsInput(let path):
+            "the output \(path) is the input; write to another file"
+        case .unknownEntity(let name, let path, let known):
+            "\(path) has no entity '\(name)'; it has \(known.joined(separator: ", "))"
+        case .documentHasProblems(let path, let problems):
+            "\(path) has \(problems.count) integrity problem(s); run tripdoc inspect \(path) to see them all. First: "
+                + problems.prefix(3).map(\.description).joined(separator: "; ")
+        case .invalidArgument(let message):
+            message
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import TripDocKit
+
+extension TripDocCommand {
+    struct Convert: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Copy a document into a new store, in any format.",
+            discussion: """
+                Reads IN (its format recognised from its contents) and writes OUT in the format its \
+                extension selects, or --to. OUT is a new store: it gets a new store identifier and \
+                every identifier and reference is remapped to it consistently. IN is never changed; \
+                OUT is written atomically, so a failure leaves no partial file. A document with \
+                integrity problems (see tripdoc inspect) is refused.
+
+                Examples:
+                  tripdoc convert trips.json copy.json
+                  tripdoc convert trips.json - --to json --renumber
+                  tripdoc convert trips.json copy.json --remap-table map.json
+                """)
+
+        @Argument(help: "The document to read ('-' for standard input).")
+        var input: String
+
+        @Argument(help: "The document to write ('-' for standard output).")
+        var output: String
+
+        @Option(help: "The format to write: json. Defaults to the one OUT's extension selects.")
+        var to: String?
+
+        @Option(help: "The new store's identifier (default: a new UUID).")
+        var storeIdentifier: String?
+
+        @Flag(help: "Give every model a fresh primary key (1, 2, 3, … per entity).")
+        var renumber = false
+
+        @Option(help: "Write the old → new identifier mapping to this JSON file.")
+        var remapTable: String?
+
+        @Flag(help: "Replace OUT (and the remap table) if they exist.")
+        var force = false
+
+        func run() throws {
+            let format = try DocumentFormats.forWriting(output, explicit: to)
+            let destination = OutputDestination(path: output, force: force)
+            try destination.check(notSameAs: input)
+            let tableDestination = remapTable.map { OutputDestination(path: $0, force: force) }
+            try tableDestination?.check(notSameAs: input)
+            let source = try DocumentFile.read(input)
+            let conversion = try DocumentConversion(
+                source: source, storeIdentifier: storeIdentifier, renumber: renumber)
+            let data = try format.writeDocument(conversion.document)
+            let table = try tableDestination.map { _ in try RemapTable(conversion).jsonData() }
+            try destination.write(data)
+            if let tableDestination, let table { try tableDestination.write(table) }
+        }
+    }
+}

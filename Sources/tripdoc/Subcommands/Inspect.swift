@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+import TripDocKit
+
+extension TripDocCommand {
+    struct Inspect: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Describe a document and check its integrity.",
+            discussion: """
+                Prints the format, store identifier, schema, snapshot counts and every integrity \
+                problem: duplicate identifiers, dangling references, relationships whose inverse \
+                disagrees, values that do not fit the schema, uniqueness violations. Problems are \
+                reported, not errors: the exit status is 0 when the document could be read.
+
+                --json prints an object with at least: file, size, format, formatVersion, \
+                storeIdentifier, schemaVersion, generator, entities, counts (entity name to \
+                number of snapshots), snapshots, historyTransactions, problems (objects with kind, \
+                identifier, property, message).
+
+                Examples:
+                  tripdoc inspect trips.json
+                  tripdoc inspect trips.json --json
+                """)
+
+        @Argument(help: "The document to read ('-' for standard input).")
+        var file: String
+
+        @Flag(help: "Print JSON instead of text.")
+        var json = false
+
+        func run() throws {
+            let report = InspectionReport(try DocumentFile.read(file))
+            if json {
+                FileHandle.standardOutput.write(try report.jsonData())
+            } else {
+                print(report.text, terminator: "")
+            }
+        }
+    }
+}

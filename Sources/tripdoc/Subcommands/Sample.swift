@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import TripDocKit
+
+extension TripDocCommand {
+    struct Sample: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write a SampleTrips document.",
+            discussion: """
+                Writes trips with their bucket lists and places to stay, relationships both ways. \
+                The same --trips and --seed always give the same bytes. The format is chosen by the \
+                output's extension (.json) or --to.
+
+                Examples:
+                  tripdoc sample -o trips.json
+                  tripdoc sample -o big.json --trips 100000 --seed 7
+                """)
+
+        @Option(name: .shortAndLong, help: "The document to write ('-' for standard output).")
+        var output: String
+
+        @Option(help: "How many trips to generate.")
+        var trips: Int = 3
+
+        @Option(help: "The seed of the generator; the same seed gives the same document.")
+        var seed: UInt64 = 1
+
+        @Option(help: "The format to write: json. Defaults to the one the output's extension selects.")
+        var to: String?
+
+        @Flag(help: "Replace the output if it exists.")
+        var force = false
+
+        func validate() throws {
+            guard trips >= 0 else { throw ValidationError("--trips must be 0 or more, not \(trips)") }
+        }
+
+        func run() throws {
+            let format = try DocumentFormats.forWriting(output, explicit: to)
+            let destination = OutputDestination(path: output, force: force)
+            try destination.check()
+            let document = SampleTrips.document(trips: trips, seed: seed)
+            try destination.write(format.writeDocument(document))
+        }
+    }
+}
