@@ -29,11 +29,13 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "TripDocCoreTests", dependencies: ["TripDocCore"]),
+        // Documents with every attribute type at its edges, shared by the suites.
+        .target(name: "TripDocTestSupport", dependencies: ["TripDocCore"], path: "Tests/TripDocTestSupport"),
+        .testTarget(name: "TripDocCoreTests", dependencies: ["TripDocCore", "TripDocTestSupport"]),
         .testTarget(
-            name: "TripDocJSONTests", dependencies: ["TripDocJSON"],
+            name: "TripDocJSONTests", dependencies: ["TripDocJSON", "TripDocTestSupport"],
             resources: [.copy("Fixtures")]),
-        .testTarget(name: "TripDocKitTests", dependencies: ["TripDocKit"]),
+        .testTarget(name: "TripDocKitTests", dependencies: ["TripDocKit", "TripDocTestSupport"]),
         .testTarget(
             name: "tripdocTests", dependencies: ["tripdoc"],
             resources: [.copy("Fixtures")]),

@@ -70,7 +70,8 @@ private struct SaveChangesWorkspace {
         for (identifier, snapshot) in pendingInserts {
             let entity = entities[identifier.entityName]!
             let rewritten = try normalized(
-                snapshot.copy(persistentIdentifier: identifier, remappedIdentifiers: remapped), entity: entity)
+                snapshot.copy(persistentIdentifier: identifier, remappedIdentifiers: remapped), entity: entity,
+                reportedAs: snapshot.persistentIdentifier)
             if byIdentifier.updateValue(rewritten, forKey: identifier) == nil {
                 insertionOrder.append(identifier)
             }
@@ -84,9 +85,10 @@ private struct SaveChangesWorkspace {
                 throw SaveChangesError.unknownIdentifier(identifier, operation: "update")
             }
             let rewritten = try normalized(
-                snapshot.copy(persistentIdentifier: identifier, remappedIdentifiers: remapped), entity: entity)
-            byIdentifier[identifier] = rewritten
+                snapshot.copy(persistentIdentifier: identifier, remappedIdentifiers: remapped), entity: entity,
+                reportedAs: identifier)
             try checkUniqueness(of: rewritten, replacing: previous, entity: entity)
+            byIdentifier[identifier] = rewritten
         }
 
         var deleted: Set<PersistentIdentifier> = []
@@ -99,7 +101,9 @@ private struct SaveChangesWorkspace {
             try delete(identifier, alsoDeleting: requested, deleted: &deleted)
         }
 
-        try checkReferences(of: Array(Set(pendingInserts.map(\.0)).subtracting(deleted)))
+        let originals = Dictionary(
+            pendingInserts.map { ($0.0, $0.1.persistentIdentifier) }, uniquingKeysWith: { first, _ in first })
+        try checkReferences(of: Array(Set(pendingInserts.map(\.0)).subtracting(deleted)), reported: originals)
         try checkReferences(
             of: request.updated.map { remapped[$0.persistentIdentifier] ?? $0.persistentIdentifier }
                 .filter { !deleted.contains($0) })
@@ -136,9 +140,11 @@ private struct SaveChangesWorkspace {
     // MARK: Values
 
     /// The snapshot with every property present (`nil` as ``SnapshotValue/null``, defaults
-    /// filled in), checked against the schema.
-    func normalized(_ snapshot: DefaultSnapshot, entity: Schema.Entity) throws -> DefaultSnapshot {
-        let identifier = snapshot.persistentIdentifier
+    /// filled in), checked against the schema. Errors name the model as `reportedAs` (the
+    /// identifier the caller knows it by).
+    func normalized(
+        _ snapshot: DefaultSnapshot, entity: Schema.Entity, reportedAs identifier: PersistentIdentifier
+    ) throws -> DefaultSnapshot {
         var values = snapshot.values
         let known = Set(entity.propertyNames)
         for name in values.keys where !known.contains(name) {
@@ -174,15 +180,20 @@ private struct SaveChangesWorkspace {
                 throw SaveChangesError.danglingReference(identifier, property: relationship.name, target: target)
             }
         }
-        return DefaultSnapshot(persistentIdentifier: identifier, values: values)
+        return DefaultSnapshot(persistentIdentifier: snapshot.persistentIdentifier, values: values)
     }
 
-    func checkReferences(of identifiers: [PersistentIdentifier]) throws {
-        for identifier in identifiers {
+    /// Throws if a snapshot among `identifiers` refers to a model the store does not hold;
+    /// the error names the model by the identifier `reported` maps it to, if any.
+    func checkReferences(
+        of identifiers: [PersistentIdentifier], reported: [PersistentIdentifier: PersistentIdentifier] = [:]
+    ) throws {
+        for identifier in identifiers.sorted() {
             guard let snapshot = byIdentifier[identifier] else { continue }
-            for (property, value) in snapshot.values {
+            for (property, value) in snapshot.values.sorted(by: { $0.key < $1.key }) {
                 for target in value.referencedIdentifiers where byIdentifier[target] == nil {
-                    throw SaveChangesError.danglingReference(identifier, property: property, target: target)
+                    throw SaveChangesError.danglingReference(
+                        reported[identifier] ?? identifier, property: property, target: target)
                 }
             }
         }

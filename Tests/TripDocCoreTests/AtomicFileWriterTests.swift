@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+import TripDocCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// System calls that fail at one chosen step, as a full disk or a read-only folder would.
+struct FailingCalls: FileSystemCalls {
+    enum Step { case open, write, fsync, rename }
+    let failing: Step
+    let code: Int32
+    let real = SystemFileSystemCalls()
+
+    func open(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
+        if failing == .open { errno = code; return -1 }
+        return real.open(path, flags, mode)
+    }
+    func write(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Int {
+        if failing == .write {
+            _ = real.write(fd, UnsafeRawBufferPointer(rebasing: buffer.prefix(3)))
+            errno = code
+            return -1
+        }
+        return real.write(fd, buffer)
+    }
+    func fsync(_ fd: Int32) -> Int32 {
+        if failing == .fsync { errno = code; return -1 }
+        return real.fsync(fd)
+    }
+    func fchmod(_ fd: Int32, _ mode: mode_t) -> Int32 { real.fchmod(fd, mode) }
+    func close(_ fd: Int32) -> Int32 { real.close(fd) }
+    func rename(_ from: String, _ to: String) -> Int32 {
+        if failing == .rename { errno = code; return -1 }
+        return real.rename(from, to)
+    }
+    func unlink(_ path: String) -> Int32 { real.unlink(path) }
+}
+
+@Suite struct AtomicFileWriterTests {
+    let folder: String
+
+    init() throws {
+        folder = NSTemporaryDirectory() + "atomic-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    func contents(_ path: String) throws -> String { try String(contentsOfFile: path, encoding: .utf8) }
+    func folderEntries() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: folder).sorted() }
+
+    @Test func replacesTheContents() throws {
+        let path = folder + "/doc.json"
+        try AtomicFileWriter().write(Data("old".utf8), to: path)
+        try AtomicFileWriter().write(Data("new".utf8), to: path)
+        #expect(try contents(path) == "new")
+        #expect(try folderEntries() == ["doc.json"])
+    }
+
+    @Test(arguments: [
+        (FailingCalls.Step.open, EACCES, FileWriteError.Operation.createTemporaryFile),
+        (.write, ENOSPC, .write),
+        (.fsync, EIO, .flush),
+        (.rename, EROFS, .rename),
+    ])
+    func aFailingStepLeavesTheOldFileIntactAndNoTemporaryFile(
+        step: FailingCalls.Step, code: Int32, operation: FileWriteError.Operation
+    ) throws {
+        let path = folder + "/doc.json"
+        try AtomicFileWriter().write(Data("old contents".utf8), to: path)
+        let writer = AtomicFileWriter(calls: FailingCalls(failing: step, code: code))
+        #expect(throws: FileWriteError(path: path, operation: operation, code: code)) {
+            try writer.write(Data("new contents".utf8), to: path)
+        }
+        #expect(try contents(path) == "old contents")
+        #expect(try folderEntries() == ["doc.json"])
+    }
+
+    @Test func theErrorSaysWhichFileAndStepAndThatTheFileIsUnchanged() {
+        let error = FileWriteError(path: "trips.json", operation: .write, code: ENOSPC)
+        #expect(
+            error.description
+                == "could not save trips.json: writing the temporary file failed: No space left on device (the file was left as it was)")
+    }
+
+    @Test func keepsTheOriginalsPermissions() throws {
+        let path = folder + "/private.json"
+        try AtomicFileWriter().write(Data("old".utf8), to: path)
+        chmod(path, 0o600)
+        try AtomicFileWriter().write(Data("new".utf8), to: path)
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+    }
+
+    @Test func aSymbolicLinkStaysALinkAndItsTargetIsUpdated() throws {
+        let target = folder + "/real.json"
+        let link = folder + "/link.json"
+        try AtomicFileWriter().write(Data("old".utf8), to: target)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "real.json")
+        try AtomicFileWriter().write(Data("new".utf8), to: link)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "real.json")
+        #expect(try contents(target) == "new")
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+import TripDocCore
+import TripDocTestSupport
+
+@Suite struct SnapshotValueTests {
+    @Test func equalityIsExactForFloatingPoint() {
+        #expect(SnapshotValue.double(.nan) == .double(.nan))
+        #expect(SnapshotValue.double(0.0) != .double(-0.0))
+        #expect(SnapshotValue.float(.nan) == .float(.nan))
+        #expect(SnapshotValue.date(Date(timeIntervalSinceReferenceDate: 0)) != .date(Date(timeIntervalSinceReferenceDate: -0.0)))
+    }
+
+    @Test func integersFitTheirTypesRange() {
+        #expect(SnapshotValue.int(127).fits(.int8))
+        #expect(!SnapshotValue.int(128).fits(.int8))
+        #expect(!SnapshotValue.int(-1).fits(.uint8))
+        #expect(SnapshotValue.uint(UInt64.max).fits(.uint64))
+        #expect(!SnapshotValue.uint(256).fits(.uint8))
+        #expect(!SnapshotValue.string("1").fits(.int))
+    }
+
+    @Test func compositesFitOnlyTheirDeclaredFields() {
+        let type = AttributeType.composite([
+            CompositeField(name: "a", type: .string), CompositeField(name: "b", type: .int, isOptional: true),
+        ])
+        #expect(SnapshotValue.composite(["a": .string("x")]).fits(type))
+        #expect(!SnapshotValue.composite(["b": .int(1)]).fits(type))
+        #expect(!SnapshotValue.composite(["a": .string("x"), "c": .int(1)]).fits(type))
+    }
+}
+
+@Suite struct DefaultSnapshotCodableTests {
+    /// The WWDC24 talk's store encodes `[DefaultSnapshot]` with a plain JSONEncoder and decodes
+    /// with a plain JSONDecoder: values must come back typed.
+    @Test func roundTripsThroughPlainJSONEncoderAndDecoder() throws {
+        let snapshots = EdgeCaseDocuments.document().snapshots
+        let data = try JSONEncoder().encode(snapshots)
+        let decoded = try JSONDecoder().decode([DefaultSnapshot].self, from: data)
+        #expect(decoded == snapshots)
+    }
+
+    @Test func roundTripsThroughPropertyListCoders() throws {
+        let snapshots = EdgeCaseDocuments.document().snapshots
+        let data = try PropertyListEncoder().encode(snapshots)
+        #expect(try PropertyListDecoder().decode([DefaultSnapshot].self, from: data) == snapshots)
+    }
+
+    @Test func copyRewritesRemappedReferences() {
+        let temporary = PersistentIdentifier.temporary(entityName: "Everything", primaryKey: "t1")
+        let permanent = EdgeCaseDocuments.identifier("9")
+        let snapshot = DefaultSnapshot(
+            persistentIdentifier: EdgeCaseDocuments.identifier("1"),
+            values: ["parent": .reference(temporary), "children": .references([temporary, permanent])])
+        let copy = snapshot.copy(persistentIdentifier: permanent, remappedIdentifiers: [temporary: permanent])
+        #expect(copy.persistentIdentifier == permanent)
+        #expect(copy["parent"] == .reference(permanent))
+        #expect(copy["children"] == .references([permanent, permanent]))
+        #expect(snapshot.copy(persistentIdentifier: permanent)["parent"] == .reference(temporary))
+    }
+
+    @Test func identifierPartsArePublic() throws {
+        let id = try PersistentIdentifier.identifier(for: "store", entityName: "Trip", primaryKey: 5)
+        #expect(id.storeIdentifier == "store")
+        #expect(id.entityName == "Trip")
+        #expect(id.primaryKey == "5")
+        #expect(!id.isTemporary)
+        #expect(throws: PersistentIdentifierError.self) {
+            try PersistentIdentifier.identifier(for: "", entityName: "Trip", primaryKey: 1)
+        }
+    }
+
+    @Test func primaryKeysOrderNumbersNumericallyThenText() {
+        let keys = ["b", "10", "2", "a", "01", "1"].sorted(by: PrimaryKeyOrder.precedes)
+        #expect(keys == ["1", "2", "10", "01", "a", "b"])
+    }
+}
