@@ -162,16 +162,15 @@ public struct DocumentDecoder {
                     "snapshots of '\(entityName)', which is not an entity of the schema ("
                         + schema.entities.map(\.name).joined(separator: ", ") + ")")
             }
-            try within(entityName) {
-                try reader.beginArray()
-                var index = 0
-                while try reader.nextElement() {
-                    let snapshot = try within("[\(index)]") {
-                        try decodeSnapshot(from: &reader, plan: plan, storeIdentifier: storeIdentifier)
-                    }
-                    snapshots.append(snapshot)
-                    index += 1
+            try expect(.array, in: &reader)
+            try reader.beginArray()
+            var index = 0
+            while try reader.nextElement() {
+                let snapshot = try within("[\(index)]") {
+                    try decodeSnapshot(from: &reader, plan: plan, storeIdentifier: storeIdentifier)
                 }
+                snapshots.append(snapshot)
+                index += 1
             }
         }
         return snapshots

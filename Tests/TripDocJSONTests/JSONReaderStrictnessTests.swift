@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+import TripDocCore
+import TripDocJSON
+
+/// What the JSON reader refuses, and how it says so: the file, line and column, the key path,
+/// and what was expected.
+@Suite struct JSONReaderStrictnessTests {
+    static let header =
+        #""header":{"format":"tripdoc","formatVersion":1,"generator":"t","nextPrimaryKeys":{},"schemaVersion":"1.0.0","storeIdentifier":"S"}"#
+    static let schema =
+        #""schema":{"entities":[{"attributes":[{"name":"n","optional":false,"options":[],"type":"Int8"},{"name":"s","optional":true,"options":[],"type":"String"}],"indices":[],"name":"E","relationships":[{"deleteRule":"nullify","destination":"E","maximumModelCount":0,"minimumModelCount":0,"name":"next","toMany":false}],"uniquenessConstraints":[]}],"version":"1.0.0"}"#
+
+    /// A document whose snapshots section is `snapshots`, on line 3.
+    static func document(snapshots: String) -> String {
+        "{\(header),\n\(schema),\n\"snapshots\":\(snapshots)}"
+    }
+
+    func readError(_ text: String) -> DocumentReadError? {
+        do {
+            _ = try JSONFormat().readDocument(from: Data(text.utf8), file: "doc.json")
+            return nil
+        } catch let error as DocumentReadError {
+            return error
+        } catch {
+            Issue.record("unexpected error type: \(error)")
+            return nil
+        }
+    }
+
+    @Test func aValidDocumentReads() throws {
+        let document = try JSONFormat().readDocument(
+            from: Data(Self.document(snapshots: #"{"E":[{"$id":"1","n":-128,"next":"1"}]}"#).utf8), file: "doc.json")
+        #expect(document.snapshots.count == 1)
+        #expect(document.snapshots[0]["s"] == .null)
+    }
+
+    @Test(arguments: [
+        (#"{"E":[{"$id":"1","n":"7"}]}"#, "line 3, column 34", "snapshots.E[0].n", "expected an integer, found a string"),
+        (#"{"E":[{"$id":"1","n":128}]}"#, "line 3, column 34", "snapshots.E[0].n", "128 does not fit Int8"),
+        (#"{"E":[{"$id":"1","n":1.5}]}"#, "line 3, column 34", "snapshots.E[0].n", "found a number with a fraction"),
+        (#"{"E":[{"$id":"1","n":01}]}"#, "line 3, column 34", "", "leading zeros"),
+        (#"{"E":[{"$id":"1"}]}"#, "line 3, column 19", "snapshots.E[0]", "no value for the non-optional attribute 'n'"),
+        (#"{"E":[{"$id":"1","n":1,"n":2}]}"#, "line 3, column 40", "snapshots.E[0]", "'n' appears twice"),
+        (#"{"E":[{"$id":"1","n":1,"colour":2}]}"#, "line 3, column 45", "snapshots.E[0]", "'colour' is not a property of E"),
+        (#"{"E":[{"$id":"1","n":1,"next":7}]}"#, "line 3, column 43", "snapshots.E[0].next", "expected the primary key of a E as a string"),
+        (#"{"F":[]}"#, "line 3, column 18", "snapshots.F", "'F', which is not an entity"),
+        (#"{"E":[{"$id":"1","n":1,}]}"#, "line 3, column 36", "", "trailing comma"),
+        ("{\"E\":[{\"$id\":\"1\",\"n\":1,\"s\":\"a\u{1}\"}]}", "line 3, column 42", "", "control character"),
+        (#"{"E":[{"$id":"1","n":1,"s":"\ud800"}]}"#, "line 3, column 41", "", "unpaired surrogate"),
+        (#"{"E":[{"$id":"1","n":1}]}"#, "line 3, column 40", "", "after the end of the document"),
+    ])
+    func malformedSnapshotsAreRefusedWithTheirPlace(snapshots: String, location: String, keyPath: String, message: String) throws {
+        var text = Self.document(snapshots: snapshots)
+        if message.contains("after the end") { text += " x" }
+        let error = try #require(readError(text))
+        #expect(error.file == "doc.json")
+        #expect(error.location?.description == location)
+        #expect((error.keyPath ?? "") == keyPath)
+        #expect(error.message.contains(message), "\(error)")
+    }
+
+    @Test func aTruncatedDocumentSaysSo() throws {
+        let text = Self.document(snapshots: #"{"E":[{"$id":"1","n":1}]}"#)
+        let error = try #require(readError(String(text.dropLast(2))))
+        #expect(error.message.contains("unexpected end of file"), "\(error)")
+        #expect(error.location?.line == 3)
+    }
+
+    @Test func invalidUTF8IsRefused() throws {
+        var bytes = Array(Self.document(snapshots: #"{"E":[{"$id":"1","n":1,"s":"ab"}]}"#).utf8)
+        let index = bytes.lastIndex(of: UInt8(ascii: "a"))!
+        bytes[index] = 0xFF
+        let error = try #require(try? { () throws -> DocumentReadError? in
+            do { _ = try JSONFormat().readDocument(from: Data(bytes), file: "doc.json") } catch let e as DocumentReadError { return e }
+            return nil
+        }())
+        #expect(error.message.contains("not valid UTF-8"))
+    }
+
+    @Test func deepNestingIsRefusedWithoutCrashing() throws {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        let error = try #require(readError(Self.document(snapshots: #"{"E":[{"$id":"1","n":1,"s":"# + deep + "}]}")))
+        #expect(error.message.contains("deeper than 512"))
+    }
+
+    @Test(arguments: [
+        ("[]", "expected an object with header, schema and snapshots, found an array"),
+        (#"{"hello":1}"#, "unexpected member 'hello'"),
+        (#"{"schema":{}}"#, "it has no 'header' member"),
+        ("", "unexpected end of file"),
+    ])
+    func documentsThatAreNotTripdocAreNamedAsSuch(text: String, message: String) throws {
+        let error = try #require(readError(text))
+        #expect(error.message.contains(message), "\(error)")
+    }
+
+    @Test func aNewerFormatVersionAsksForANewerTripdoc() throws {
+        let text = Self.document(snapshots: "{}").replacingOccurrences(of: #""formatVersion":1"#, with: #""formatVersion":2"#)
+        let error = try #require(readError(text))
+        #expect(error.description.contains("format version 2 is not one this tripdoc reads"))
+        #expect(error.keyPath == "header.formatVersion")
+    }
+
+    @Test func theMessageReadsAsOneSentenceWithAHint() throws {
+        let error = try #require(readError(Self.document(snapshots: #"{"E":[{"$id":"1","n":"7"}]}"#)))
+        #expect(
+            error.description
+                == "doc.json: line 3, column 34: at snapshots.E[0].n: expected an integer, found a string. "
+                + "Fix the value in the file, or restore the document from a copy")
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+import TripDocCore
+import TripDocJSON
+import TripDocTestSupport
+
+/// The archive-store engine over the JSON format: what a user of the store API sees on disk.
+@Suite struct JSONStoreTests {
+    let path = NSTemporaryDirectory() + "store-\(UUID().uuidString).json"
+
+    @Test func createsSavesFetchesAndReopens() throws {
+        let store = try ArchiveStore(path: path, format: JSONFormat(), schema: EdgeCaseDocuments.schema)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var values = EdgeCaseDocuments.highValues
+        values["children"] = .references([])
+        let temporary = PersistentIdentifier.temporary(entityName: "Everything")
+        let result = try store.save(
+            DataStoreSaveChangesRequest(inserted: [DefaultSnapshot(persistentIdentifier: temporary, values: values)]))
+        let permanent = try #require(result.remappedIdentifiers[temporary])
+        #expect(permanent.storeIdentifier == store.identifier)
+
+        let reopened = try ArchiveStore(path: path, format: JSONFormat(), schema: EdgeCaseDocuments.schema)
+        #expect(reopened.identifier == store.identifier)
+        let fetched = try reopened.fetchSnapshots(entityName: "Everything")
+        #expect(fetched == [DefaultSnapshot(persistentIdentifier: permanent, values: values)])
+    }
+
+    @Test func aRefusedSaveLeavesTheFileUntouched() throws {
+        let store = try ArchiveStore(path: path, format: JSONFormat(), schema: EdgeCaseDocuments.schema)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(throws: SaveChangesError.self) {
+            try store.save(
+                DataStoreSaveChangesRequest(updated: [
+                    DefaultSnapshot(persistentIdentifier: EdgeCaseDocuments.identifier("1"), values: [:])
+                ]))
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
+    @Test func openingWithAnotherSchemaAsksForAMigration() throws {
+        _ = try ArchiveStore(path: path, format: JSONFormat(), schema: EdgeCaseDocuments.schema)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect {
+            try ArchiveStore(path: path, format: JSONFormat(), schema: Schema([Schema.Entity(name: "Other")]))
+        } throws: { error in
+            "\(error)".contains("migrate the document first")
+        }
+    }
+}
