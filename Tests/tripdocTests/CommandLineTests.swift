@@ -1,0 +1,204 @@
+import Foundation
+import Testing
+
+/// The tool end to end: the exact output, error messages and exit statuses users' scripts rely on.
+@Suite struct CommandLineTests {
+    let tripdoc: TripDocRunner
+
+    init() throws { tripdoc = try TripDocRunner() }
+
+    // MARK: Basics
+
+    @Test func printsItsVersion() throws {
+        #expect(try tripdoc.run("--version") == .init(status: 0, stdout: "0.1.0\n", stderr: ""))
+    }
+
+    @Test func helpListsTheCommandsWithExamples() throws {
+        let outcome = try tripdoc.run("--help")
+        #expect(outcome.status == 0)
+        for text in ["sample", "show", "inspect", "convert", "Examples:", "tripdoc convert trips.json copy.json"] {
+            #expect(outcome.stdout.contains(text), "\(text)")
+        }
+    }
+
+    @Test func aUsageErrorExitsWithTwo() throws {
+        let outcome = try tripdoc.run("show", "trips.json", "--limit", "many")
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.hasPrefix("tripdoc: error: The value 'many' is invalid for '--limit <limit>'"))
+        #expect(outcome.stdout == "")
+    }
+
+    // MARK: sample
+
+    @Test func sampleIsDeterministic() throws {
+        #expect(try tripdoc.run("sample", "-o", "a.json", "--trips", "50", "--seed", "9").status == 0)
+        #expect(try tripdoc.run("sample", "-o", "b.json", "--trips", "50", "--seed", "9").status == 0)
+        #expect(try tripdoc.run("sample", "-o", "c.json", "--trips", "50", "--seed", "10").status == 0)
+        #expect(try tripdoc.contents("a.json") == tripdoc.contents("b.json"))
+        #expect(try tripdoc.contents("a.json") != tripdoc.contents("c.json"))
+        #expect(try tripdoc.contents("trips.json") == tripdoc.run("sample", "-o", "-", "--trips", "2").stdout.data(using: .utf8))
+    }
+
+    @Test func sampleRefusesToReplaceAFileWithoutForce() throws {
+        let before = try tripdoc.contents("trips.json")
+        #expect(
+            try tripdoc.run("sample", "-o", "trips.json", "--trips", "1")
+                == .init(status: 2, stdout: "", stderr: "tripdoc: error: trips.json already exists; pass --force to replace it\n"))
+        #expect(try tripdoc.contents("trips.json") == before)
+        #expect(try tripdoc.run("sample", "-o", "trips.json", "--trips", "1", "--force").status == 0)
+        #expect(try tripdoc.contents("trips.json") != before)
+    }
+
+    @Test func sampleNeedsAFormatItKnows() throws {
+        #expect(
+            try tripdoc.run("sample", "-o", "trips.csv")
+                == .init(
+                    status: 2, stdout: "",
+                    stderr: "tripdoc: error: cannot tell which format to write trips.csv in: use an extension (.json) or --to\n"))
+        #expect(!tripdoc.exists("trips.csv"))
+    }
+
+    // MARK: show
+
+    @Test func showPrintsATablePerEntity() throws {
+        let outcome = try tripdoc.run("show", "trips.json", "--entity", "Trip")
+        #expect(outcome.status == 0)
+        #expect(
+            outcome.stdout == """
+                Trip (2 of 2)
+                $id  name              destination  startDate             endDate               bucketList     livingAccommodation
+                1    Tokyo Honeymoon   Tokyo        2034-03-16T00:00:00Z  2034-03-20T00:00:00Z  [1,2,3]        →1
+                2    Cusco Conference  Cusco        2029-05-05T00:00:00Z  2029-05-08T00:00:00Z  [4,5,6,7,8,9]  →2
+
+                """)
+    }
+
+    @Test func showLimitsRowsAndPrintsJSON() throws {
+        let outcome = try tripdoc.run("show", "trips.json", "--limit", "1", "--json")
+        #expect(outcome.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+        let snapshots = try #require(object["snapshots"] as? [String: [[String: Any]]])
+        #expect(snapshots.keys.sorted() == ["BucketListItem", "LivingAccommodation", "Trip"])
+        #expect(snapshots.values.allSatisfy { $0.count == 1 })
+        #expect(snapshots["Trip"]?.first?["startDate"] as? String == "2034-03-16T00:00:00Z")
+    }
+
+    @Test func showReadsStandardInput() throws {
+        let outcome = try tripdoc.run("show", "-", "--entity", "LivingAccommodation", input: try tripdoc.contents("trips.json"))
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout.hasPrefix("LivingAccommodation (2 of 2)\n"))
+    }
+
+    @Test func showRefusesAnUnknownEntity() throws {
+        #expect(
+            try tripdoc.run("show", "trips.json", "--entity", "Boat")
+                == .init(
+                    status: 2, stdout: "",
+                    stderr: "tripdoc: error: trips.json has no entity 'Boat'; it has BucketListItem, LivingAccommodation, Trip\n"))
+    }
+
+    // MARK: inspect
+
+    @Test func inspectJSONHasTheShapeScriptsRelyOn() throws {
+        let outcome = try tripdoc.run("inspect", "trips.json", "--json")
+        #expect(outcome.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+        #expect(object["format"] as? String == "json")
+        #expect(object["storeIdentifier"] as? String == "C15C0289-EC2D-4A91-A7EC-8E65A18DEBBE")
+        #expect(object["counts"] as? [String: Int] == ["Trip": 2, "BucketListItem": 9, "LivingAccommodation": 2])
+        #expect(object["historyTransactions"] as? Int == 0)
+        #expect((object["problems"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test func inspectReportsIntegrityProblems() throws {
+        let outcome = try tripdoc.run("inspect", "dangling-reference.json", "--json")
+        #expect(outcome.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+        let problems = try #require(object["problems"] as? [[String: String]])
+        #expect(
+            problems == [
+                [
+                    "kind": "danglingReference", "identifier": "Trip/1", "property": "bucketList",
+                    "message": "points at BucketListItem/99, which the document does not hold",
+                ]
+            ])
+        let text = try tripdoc.run("inspect", "dangling-reference.json").stdout
+        #expect(text.contains("Integrity:         1 problem\n  Trip/1.bucketList: points at BucketListItem/99"))
+    }
+
+    // MARK: convert
+
+    @Test func convertMakesANewStoreWithEveryIdentifierRemapped() throws {
+        let input = try tripdoc.contents("trips.json")
+        let outcome = try tripdoc.run(
+            "convert", "trips.json", "copy.json", "--store-identifier", "NEW-STORE", "--remap-table", "map.json")
+        #expect(outcome == .init(status: 0, stdout: "", stderr: ""))
+        #expect(try tripdoc.contents("trips.json") == input)
+        let copy = String(decoding: try tripdoc.contents("copy.json"), as: UTF8.self)
+        #expect(copy.contains(#""storeIdentifier": "NEW-STORE""#))
+        #expect(!copy.contains("C15C0289"))
+        let table = try #require(
+            try JSONSerialization.jsonObject(with: tripdoc.contents("map.json")) as? [String: Any])
+        #expect(table["fromStore"] as? String == "C15C0289-EC2D-4A91-A7EC-8E65A18DEBBE")
+        #expect(table["toStore"] as? String == "NEW-STORE")
+        #expect((table["identifiers"] as? [String: [String: String]])?["Trip"] == ["1": "1", "2": "2"])
+        // Same content: showing both gives the same tables.
+        #expect(try tripdoc.run("show", "copy.json").stdout == tripdoc.run("show", "trips.json").stdout)
+    }
+
+    @Test func convertRenumbersOnRequest() throws {
+        #expect(try tripdoc.run("convert", "trips.json", "-", "--renumber", "--store-identifier", "S").status == 0)
+        let outcome = try tripdoc.run("convert", "trips.json", "copy.json", "--renumber")
+        #expect(outcome.status == 0)
+        #expect(try tripdoc.run("inspect", "copy.json", "--json").stdout.contains(#""problems" : [\#n\#n  ]"#))
+    }
+
+    @Test func convertNeverReplacesItsInputOrAnExistingFile() throws {
+        let input = try tripdoc.contents("trips.json")
+        #expect(
+            try tripdoc.run("convert", "trips.json", "trips.json", "--force")
+                == .init(status: 2, stdout: "", stderr: "tripdoc: error: the output trips.json is the input; write to another file\n"))
+        #expect(try tripdoc.run("convert", "trips.json", "dangling-reference.json").status == 2)
+        #expect(try tripdoc.contents("trips.json") == input)
+    }
+
+    @Test func convertRefusesADocumentWithProblemsAndWritesNothing() throws {
+        let outcome = try tripdoc.run("convert", "dangling-reference.json", "out.json")
+        #expect(outcome.status == 2)
+        #expect(
+            outcome.stderr
+                == "tripdoc: error: dangling-reference.json has 1 integrity problem(s); run tripdoc inspect "
+                + "dangling-reference.json to see them all. First: Trip/1.bucketList: points at BucketListItem/99, "
+                + "which the document does not hold\n")
+        #expect(!tripdoc.exists("out.json"))
+    }
+
+    // MARK: Bad input
+
+    @Test(arguments: [
+        (
+            "truncated.json",
+            "tripdoc: error: truncated.json: line 39, column 18: a string is not closed before the end of the file. "
+                + "The file is damaged or is not a tripdoc document\n"
+        ),
+        (
+            "wrong-value-type.json",
+            "tripdoc: error: wrong-value-type.json: line 39, column 163: at snapshots.Trip[0].startDate: expected a "
+                + "date in ISO 8601 form such as \"2024-06-01T09:30:00Z\", found \"next tuesday\". Fix the value in the "
+                + "file, or restore the document from a copy\n"
+        ),
+        (
+            "unknown-format.txt",
+            "tripdoc: error: unknown-format.txt is not a document tripdoc can read: it starts with \"name,destination\", "
+                + "expected a JSON document (starting with '{'); formats: json\n"
+        ),
+        ("missing.json", "tripdoc: error: cannot read missing.json: no such file\n"),
+    ])
+    func badInputIsNamedWithItsPlaceAndNothingIsWritten(file: String, message: String) throws {
+        for command in [["show", file], ["inspect", file], ["convert", file, "out.json"]] {
+            let outcome = try tripdoc.run(command)
+            #expect(outcome == .init(status: 2, stdout: "", stderr: message), "\(command)")
+        }
+        #expect(!tripdoc.exists("out.json"))
+    }
+}

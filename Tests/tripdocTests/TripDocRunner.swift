@@ -1,0 +1,61 @@
+import Foundation
+
+/// Runs the built `tripdoc` binary the way a user does and captures what it prints.
+struct TripDocRunner {
+    struct Outcome: Equatable {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// The `tripdoc` executable next to the test bundle.
+    static let executable: URL = Bundle.module.bundleURL.deletingLastPathComponent().appendingPathComponent("tripdoc")
+
+    /// The committed fixtures.
+    static let fixtures: URL = Bundle.module.resourceURL!.appendingPathComponent("Fixtures")
+
+    /// A fresh folder holding copies of the fixtures; commands run in it.
+    let folder: URL
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("tripdoc-e2e-\(UUID().uuidString)")
+        try FileManager.default.copyItem(at: Self.fixtures, to: folder)
+    }
+
+    func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+    func contents(_ name: String) throws -> Data { try Data(contentsOf: folder.appendingPathComponent(name)) }
+
+    func exists(_ name: String) -> Bool { FileManager.default.fileExists(atPath: path(name)) }
+
+    /// Runs `tripdoc arguments…` in the folder, with `input` on standard input.
+    @discardableResult
+    func run(_ arguments: String..., input: Data = Data()) throws -> Outcome {
+        try run(arguments, input: input)
+    }
+
+    /// Runs `tripdoc` with `arguments` in the folder, with `input` on standard input.
+    func run(_ arguments: [String], input: Data = Data()) throws -> Outcome {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        // Standard error goes to a file so that neither pipe can fill up and block the child.
+        let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("stderr-\(UUID().uuidString)")
+        FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: errorFile) }
+        let stdout = Pipe()
+        let stdin = Pipe()
+        process.standardOutput = stdout
+        process.standardError = try FileHandle(forWritingTo: errorFile)
+        process.standardInput = stdin
+        try process.run()
+        stdin.fileHandleForWriting.write(input)
+        try stdin.fileHandleForWriting.close()
+        let outData = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Outcome(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: errorFile), as: UTF8.self))
+    }
+}
