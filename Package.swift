@@ -31,6 +31,8 @@ let package = Package(
         ),
         // Documents with every attribute type at its edges, shared by the suites.
         .target(name: "TripDocTestSupport", dependencies: ["TripDocCore"], path: "Tests/TripDocTestSupport"),
+        // Read and write speed per format, for the closing notes and the performance work.
+        .executableTarget(name: "tripdoc-benchmark", dependencies: ["TripDocKit"]),
         .testTarget(name: "TripDocCoreTests", dependencies: ["TripDocCore", "TripDocTestSupport"]),
         .testTarget(
             name: "TripDocJSONTests", dependencies: ["TripDocJSON", "TripDocTestSupport"],

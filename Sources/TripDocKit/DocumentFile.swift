@@ -12,6 +12,14 @@ public struct DocumentFile {
     /// The document.
     public var document: Document
 
+    /// Wraps a document already in memory.
+    public init(path: String, format: any DocumentFormat, size: Int, document: Document) {
+        self.path = path
+        self.format = format
+        self.size = size
+        self.document = document
+    }
+
     /// Reads the document at `path` (standard input for `-`), recognising its format by its
     /// bytes, whatever its name.
     ///

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+import TripDoc
+import TripDocKit
+
+@Suite struct SampleTripsTests {
+    @Test(arguments: [0, 1, 250])
+    func samplesAreConsistentAtAnySize(trips: Int) {
+        let document = SampleTrips.document(trips: trips, seed: 3)
+        #expect(document.countsByEntity["Trip"] == trips)
+        #expect(IntegrityChecker().problems(in: document) == [])
+    }
+
+    @Test func aSampleHasAboutSevenSnapshotsPerTrip() {
+        let document = SampleTrips.document(trips: 1000)
+        let perTrip = Double(document.snapshots.count) / 1000
+        #expect((6.5...7.5).contains(perTrip))
+        #expect(document.header.nextPrimaryKeys["Trip"] == 1001)
+    }
+
+    @Test func theSampleSchemaIsTheWWDCModel() throws {
+        let trip = try #require(SampleTrips.schema.entity(named: "Trip"))
+        #expect(trip.uniquenessConstraints == [["name", "startDate", "endDate"]])
+        #expect(trip.attributes.filter(\.preservesValueOnDeletion).map(\.name) == ["name", "startDate", "endDate"])
+        #expect(trip.relationship(named: "bucketList")?.deleteRule == .cascade)
+        try SampleTrips.schema.validate()
+    }
+}
+
+@Suite struct DocumentConversionTests {
+    func file(_ document: Document) -> DocumentFile {
+        DocumentFile(path: "in.json", format: JSONFormat(), size: 0, document: document)
+    }
+
+    @Test func everyIdentifierAndReferenceMovesToTheNewStore() throws {
+        let source = SampleTrips.document(trips: 40)
+        let conversion = try DocumentConversion(source: file(source), storeIdentifier: "NEW")
+        let converted = conversion.document
+        #expect(converted.storeIdentifier == "NEW")
+        #expect(converted.snapshots.count == source.snapshots.count)
+        for snapshot in converted.snapshots {
+            #expect(snapshot.persistentIdentifier.storeIdentifier == "NEW")
+            for value in snapshot.values.values {
+                #expect(value.referencedIdentifiers.allSatisfy { $0.storeIdentifier == "NEW" })
+            }
+        }
+        #expect(IntegrityChecker().problems(in: converted) == [])
+        #expect(conversion.identifiers.count == source.snapshots.count)
+        // Converting back under the original identifier gives the original document.
+        let back = try DocumentConversion(source: file(converted), storeIdentifier: source.storeIdentifier).document
+        #expect(back.snapshots == source.orderedSnapshots)
+    }
+
+    @Test func renumberingGivesDenseKeysAndKeepsRelationships() throws {
+        var source = SampleTrips.document(trips: 5)
+        // Delete a trip so that the keys have a gap.
+        _ = try source.applySaveChanges(
+            DataStoreSaveChangesRequest(deleted: [DefaultSnapshot(persistentIdentifier: source.identifier(entityName: "Trip", primaryKey: "2"), values: [:])]))
+        let converted = try DocumentConversion(source: file(source), storeIdentifier: "R", renumber: true).document
+        #expect(converted.snapshots(of: "Trip").map(\.persistentIdentifier.primaryKey) == ["1", "2", "3", "4"])
+        #expect(converted.header.nextPrimaryKeys["Trip"] == 5)
+        #expect(IntegrityChecker().problems(in: converted) == [])
+    }
+
+    @Test func aDocumentWithProblemsIsRefused() {
+        var source = SampleTrips.document(trips: 2)
+        source.snapshots[0]["trip"] = .reference(source.identifier(entityName: "Trip", primaryKey: "77"))
+        #expect(throws: TripDocError.self) { try DocumentConversion(source: file(source)) }
+    }
+}
