@@ -90,6 +90,13 @@ struct JSONReader: StructuredReader {
         error("expected \(expected), found \(foundDescription())")
     }
 
+    /// A well-formed value of another kind than the one asked for.
+    private mutating func wrongValue(_ expected: String, at offset: Int? = nil, message: String? = nil) -> StructuredReadError {
+        var failure = error(message ?? "expected \(expected), found \(foundDescription())", at: offset)
+        failure.isMalformed = false
+        return failure
+    }
+
     // MARK: Structure
 
     private mutating func skipWhitespace() {
@@ -124,7 +131,7 @@ struct JSONReader: StructuredReader {
     }
 
     private mutating func enter(_ byte: UInt8, kind: String) throws {
-        guard peekByte() == byte else { throw mismatch(kind) }
+        guard peekByte() == byte else { throw wrongValue(kind) }
         guard depth < Self.maximumDepth else {
             throw error("the document nests deeper than \(Self.maximumDepth) levels")
         }
@@ -225,12 +232,12 @@ struct JSONReader: StructuredReader {
             try readLiteral("false")
             return false
         default:
-            throw mismatch("true or false")
+            throw wrongValue("true or false")
         }
     }
 
     mutating func readString() throws -> String {
-        guard peekByte() == UInt8(ascii: "\"") else { throw mismatch("a string") }
+        guard peekByte() == UInt8(ascii: "\"") else { throw wrongValue("a string") }
         return try scanString(decode: true)!
     }
 
@@ -241,9 +248,11 @@ struct JSONReader: StructuredReader {
         position += 1
         let contentStart = position
         var hasEscapes = false
+        var unionOfBytes: UInt8 = 0
         while true {
             guard position < bytes.count else { throw error("a string is not closed before the end of the file", at: start) }
             let byte = bytes[position]
+            unionOfBytes |= byte
             if byte == UInt8(ascii: "\"") { break }
             if byte < 0x20 {
                 throw error("a control character (0x\(String(byte, radix: 16))) must be escaped inside a string")
@@ -258,7 +267,10 @@ struct JSONReader: StructuredReader {
         let contentEnd = position
         position += 1
         if !hasEscapes {
+            guard decode else { return nil }
             let slice = UnsafeRawBufferPointer(rebasing: bytes[contentStart..<contentEnd])
+            // ASCII needs no validation; anything else must be well-formed UTF-8.
+            if unionOfBytes < 0x80 { return String(decoding: slice, as: UTF8.self) }
             guard let text = String(validating: slice, as: UTF8.self) else {
                 throw error("a string is not valid UTF-8", at: start)
             }
@@ -372,10 +384,11 @@ struct JSONReader: StructuredReader {
 
     private mutating func integerToken(_ typeName: String) throws -> NumberToken {
         guard let byte = peekByte(), byte == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-        else { throw mismatch("an integer") }
+        else { throw wrongValue("an integer") }
         let token = try scanNumber()
         guard token.isInteger else {
-            throw error("expected an integer (\(typeName)), found a number with a fraction or exponent", at: token.start)
+            throw wrongValue(
+                "", at: token.start, message: "expected an integer (\(typeName)), found a number with a fraction or exponent")
         }
         return token
     }
@@ -388,7 +401,9 @@ struct JSONReader: StructuredReader {
             let (shifted, overflow1) = value.multipliedReportingOverflow(by: 10)
             let (next, overflow2) =
                 token.isNegative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
-            guard !overflow1, !overflow2 else { throw error("the integer does not fit Int64", at: token.start) }
+            guard !overflow1, !overflow2 else {
+                throw wrongValue("", at: token.start, message: "the integer does not fit Int64")
+            }
             value = next
         }
         return value
@@ -397,13 +412,15 @@ struct JSONReader: StructuredReader {
     mutating func readUInt64() throws -> UInt64 {
         let token = try integerToken("UInt64")
         guard !token.isNegative || (token.end - token.start == 2 && bytes[token.start + 1] == UInt8(ascii: "0")) else {
-            throw error("expected an unsigned integer, found a negative number", at: token.start)
+            throw wrongValue("", at: token.start, message: "expected an unsigned integer, found a negative number")
         }
         var value: UInt64 = 0
         for index in (token.start + (token.isNegative ? 1 : 0))..<token.end {
             let (shifted, overflow1) = value.multipliedReportingOverflow(by: 10)
             let (next, overflow2) = shifted.addingReportingOverflow(UInt64(bytes[index] - UInt8(ascii: "0")))
-            guard !overflow1, !overflow2 else { throw error("the integer does not fit UInt64", at: token.start) }
+            guard !overflow1, !overflow2 else {
+                throw wrongValue("", at: token.start, message: "the integer does not fit UInt64")
+            }
             value = next
         }
         return value
@@ -411,7 +428,7 @@ struct JSONReader: StructuredReader {
 
     private mutating func numberText() throws -> (String, Int) {
         guard let byte = peekByte(), byte == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-        else { throw mismatch("a number") }
+        else { throw wrongValue("a number") }
         let token = try scanNumber()
         let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[token.start..<token.end]), as: UTF8.self)
         return (text, token.start)
@@ -420,7 +437,7 @@ struct JSONReader: StructuredReader {
     mutating func readDouble() throws -> Double {
         let (text, start) = try numberText()
         guard let value = Double(text), value.isFinite else {
-            throw error("the number \(text) is too large for a Double", at: start)
+            throw wrongValue("", at: start, message: "the number \(text) is too large for a Double")
         }
         return value
     }
@@ -428,7 +445,7 @@ struct JSONReader: StructuredReader {
     mutating func readFloat() throws -> Float {
         let (text, start) = try numberText()
         guard let value = Float(text), value.isFinite else {
-            throw error("the number \(text) is too large for a Float", at: start)
+            throw wrongValue("", at: start, message: "the number \(text) is too large for a Float")
         }
         return value
     }
@@ -437,12 +454,12 @@ struct JSONReader: StructuredReader {
         let start = bookmark.position
         let text = try readString()
         guard let data = Data(base64Encoded: text) else {
-            throw error("expected data as a base64 string, found text that is not base64", at: start)
+            throw wrongValue("", at: start, message: "expected data as a base64 string, found text that is not base64")
         }
         return data
     }
 
     mutating func readDate() throws -> Date {
-        throw mismatch("a date")
+        throw wrongValue("a date")
     }
 }

@@ -178,7 +178,7 @@ import Testing
     @Test(arguments: [
         (
             "truncated.json",
-            "tripdoc: error: truncated.json: line 39, column 18: a string is not closed before the end of the file. "
+            "tripdoc: error: truncated.json: line 39, column 18: at snapshots.Trip[0]: a string is not closed before the end of the file. "
                 + "The file is damaged or is not a tripdoc document\n"
         ),
         (

@@ -32,7 +32,7 @@ public struct DocumentDecoder {
     }
 
     private static func hint(for failure: DocumentDecodingFailure) -> String? {
-        if failure.keyPath.isEmpty { return "The file is damaged or is not a tripdoc document" }
+        if failure.isMalformed || failure.keyPath.isEmpty { return "The file is damaged or is not a tripdoc document" }
         return "Fix the value in the file, or restore the document from a copy"
     }
 
@@ -44,7 +44,13 @@ public struct DocumentDecoder {
                 "this is not a tripdoc document: expected an object with header, schema and snapshots, found "
                     + (try reader.peekKind()).article)
         }
+        // Sections are decoded as soon as what they depend on is known (the header and schema
+        // first, as tripdoc writes them: one pass); any that come too early are bookmarked,
+        // skipped, and decoded afterwards.
         var sections: [String: R.Bookmark] = [:]
+        var header: DocumentHeader?
+        var schema: Schema?
+        var snapshots: [DefaultSnapshot]?
         try reader.beginObject()
         while let key = try reader.nextKey() {
             let start = reader.bookmark
@@ -57,28 +63,36 @@ public struct DocumentDecoder {
                 throw failure(at: start, in: reader, "the member '\(key)' appears twice")
             }
             sections[key] = start
-            try reader.skipValue()
+            switch key {
+            case "header":
+                header = try within("header") { try decodeHeader(from: &reader) }
+            case "schema":
+                schema = try within("schema") { try decodeSchema(from: &reader) }
+            default:
+                if let header, let schema {
+                    snapshots = try within("snapshots") {
+                        try decodeSnapshots(from: &reader, schema: schema, storeIdentifier: header.storeIdentifier)
+                    }
+                } else {
+                    try reader.skipValue()
+                }
+            }
         }
         try reader.finish()
-        guard let headerStart = sections["header"] else {
+        guard let header else {
             throw failure(
                 at: rootStart, in: reader, "this is not a tripdoc document: it has no 'header' member")
         }
-        guard let schemaStart = sections["schema"] else {
+        guard let schema else {
             throw failure(at: rootStart, in: reader, "the document has no 'schema' member")
         }
-        reader.resume(at: headerStart)
-        let header = try within("header") { try decodeHeader(from: &reader) }
-        reader.resume(at: schemaStart)
-        let schema = try within("schema") { try decodeSchema(from: &reader) }
-        var snapshots: [DefaultSnapshot] = []
-        if let snapshotsStart = sections["snapshots"] {
+        if snapshots == nil, let snapshotsStart = sections["snapshots"] {
             reader.resume(at: snapshotsStart)
             snapshots = try within("snapshots") {
                 try decodeSnapshots(from: &reader, schema: schema, storeIdentifier: header.storeIdentifier)
             }
         }
-        return Document(header: header, schema: schema, snapshots: snapshots)
+        return Document(header: header, schema: schema, snapshots: snapshots ?? [])
     }
 
     // MARK: Header
@@ -314,7 +328,8 @@ public struct DocumentDecoder {
             failure.keyPath.append(component)
             throw failure
         } catch let error as StructuredReadError {
-            throw DocumentDecodingFailure(location: error.location, keyPath: [component], message: error.message)
+            throw DocumentDecodingFailure(
+                location: error.location, keyPath: [component], message: error.message, isMalformed: error.isMalformed)
         }
     }
 

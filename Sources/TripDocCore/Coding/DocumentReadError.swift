@@ -41,6 +41,9 @@ struct DocumentDecodingFailure: Error {
     var location: SourceLocation?
     var keyPath: [String]
     var message: String
+    /// Whether the format's reader found the bytes malformed (rather than a well-formed value
+    /// that does not fit the document model).
+    var isMalformed = false
 
     func pathString() -> String {
         var text = ""

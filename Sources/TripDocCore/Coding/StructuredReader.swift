@@ -71,11 +71,15 @@ public struct StructuredReadError: Error, Hashable, Sendable, CustomStringConver
     public var location: SourceLocation
     /// What went wrong, as a sentence fragment: "expected a string, found a number".
     public var message: String
+    /// Whether the bytes are malformed (`true`), or a well-formed value is not of the kind asked
+    /// for (`false`: "expected a string, found a number").
+    public var isMalformed: Bool
 
     /// Creates an error.
-    public init(location: SourceLocation, message: String) {
+    public init(location: SourceLocation, message: String, isMalformed: Bool = true) {
         self.location = location
         self.message = message
+        self.isMalformed = isMalformed
     }
 
     public var description: String { "\(location): \(message)" }
