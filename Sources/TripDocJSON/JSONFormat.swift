@@ -27,7 +27,7 @@ public struct JSONFormat: DocumentFormat {
 
     public func writeDocument(_ document: Document) throws -> Data {
         var writer = JSONWriter(capacity: max(1 << 16, document.snapshots.count * 160))
-        DocumentEncoder().encode(document, to: &writer)
+        try DocumentEncoder().encode(document, to: &writer)
         return Data(writer.bytes)
     }
 }
@@ -35,11 +35,11 @@ public struct JSONFormat: DocumentFormat {
 extension JSONFormat {
     /// Snapshots as a JSON object `{"snapshots": {entity: [snapshot, …]}, "storeIdentifier": …}`,
     /// each snapshot in the document coding: what `tripdoc show --json` prints.
-    public func writeSnapshots(_ snapshots: [DefaultSnapshot], schema: Schema, storeIdentifier: String) -> Data {
+    public func writeSnapshots(_ snapshots: [DefaultSnapshot], schema: Schema, storeIdentifier: String) throws -> Data {
         var writer = JSONWriter(compactLevel: 3, capacity: max(1 << 12, snapshots.count * 160))
         writer.beginObject()
         writer.key("snapshots")
-        DocumentEncoder().encodeSnapshots(snapshots, schema: schema, to: &writer)
+        try DocumentEncoder().encodeSnapshots(snapshots, schema: schema, to: &writer)
         writer.key("storeIdentifier")
         writer.writeString(storeIdentifier)
         writer.endObject()

@@ -219,7 +219,7 @@ struct JSONReader: StructuredReader {
         let start = position
         guard position + count <= bytes.count,
             memcmp(bytes.baseAddress! + position, literal.utf8Start, count) == 0
-        else { throw error("expected \(literal), found \(foundDescription())", at: start) }
+        else { throw error("expected the literal \(literal); the text here is not valid JSON", at: start) }
         position += count
     }
 
@@ -453,8 +453,10 @@ struct JSONReader: StructuredReader {
     mutating func readData() throws -> Data {
         let start = bookmark.position
         let text = try readString()
-        guard let data = Data(base64Encoded: text) else {
-            throw wrongValue("", at: start, message: "expected data as a base64 string, found text that is not base64")
+        // Only canonical base64 (padded, zero padding bits) reads, so that each value has one spelling.
+        guard let data = Data(base64Encoded: text), data.base64EncodedString() == text else {
+            throw wrongValue(
+                "", at: start, message: "expected data as a standard, padded base64 string, found text that is not")
         }
         return data
     }

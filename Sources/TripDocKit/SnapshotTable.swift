@@ -24,8 +24,8 @@ public struct SnapshotTable {
 
     /// The tables' snapshots as `show --json` prints them:
     /// `{"snapshots": {ENTITY: [SNAPSHOT, …]}, "storeIdentifier": ID}` in the document coding.
-    public static func jsonData(for tables: [SnapshotTable], of document: Document) -> Data {
-        JSONFormat().writeSnapshots(
+    public static func jsonData(for tables: [SnapshotTable], of document: Document) throws -> Data {
+        try JSONFormat().writeSnapshots(
             tables.flatMap(\.snapshots), schema: Schema(tables.map(\.entity), version: document.schema.version),
             storeIdentifier: document.storeIdentifier)
     }

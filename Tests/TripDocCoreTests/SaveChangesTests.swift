@@ -186,3 +186,15 @@ import TripDocCore
         }
     }
 }
+
+extension SaveChangesTests {
+    @Test func aStaleSequenceNeverHandsOutAKeyInUse() throws {
+        var (document, _) = try documentWithTokyoTrip()
+        document.header.nextPrimaryKeys["Trip"] = 1  // as if edited by hand
+        let result = try document.applySaveChanges(
+            DataStoreSaveChangesRequest(inserted: [snapshot(temp("Trip", "n"), ["name": .string("Oslo"), "days": .int(2)])]))
+        #expect(result.remappedIdentifiers[temp("Trip", "n")] == id("Trip", "2"))
+        #expect(document.countsByEntity["Trip"] == 2)
+        #expect(document.header.nextPrimaryKeys["Trip"] == 3)
+    }
+}

@@ -42,3 +42,32 @@ import TripDocTestSupport
         #expect(try JSONDecoder().decode(Schema.self, from: data) == EdgeCaseDocuments.schema)
     }
 }
+
+@Suite struct SchemaNamingTests {
+    @Test func namesMustBeInNormalizationFormC() {
+        let decomposed = "Cafe\u{301}"
+        #expect(throws: SchemaError.self) { try Schema([Schema.Entity(name: decomposed)]).validate() }
+        #expect(throws: SchemaError.self) {
+            try Schema([Schema.Entity(name: "A", attributes: [.init(decomposed, .string)])]).validate()
+        }
+        #expect(throws: Never.self) { try Schema([Schema.Entity(name: "Caf\u{E9}")]).validate() }
+    }
+
+    @Test func compositeFieldsNeedDistinctNames() {
+        let type = AttributeType.composite([CompositeField(name: "x", type: .int), CompositeField(name: "x", type: .string)])
+        #expect(throws: SchemaError.self) {
+            try Schema([Schema.Entity(name: "A", attributes: [.init("point", .array(type))])]).validate()
+        }
+    }
+
+    @Test(arguments: ["1.0", "01.+2.0", "1.0.0.0", "a.b.c", "1..0", " 1.0.0"])
+    func versionsAreThreeRunsOfDigits(text: String) {
+        #expect(Schema.Version(text) == nil)
+        #expect(Schema.Version("10.20.30") == Schema.Version(10, 20, 30))
+    }
+
+    @Test func entitiesAreOrderedByTheBytesOfTheirNames() {
+        let schema = Schema([Schema.Entity(name: "\u{E9}a"), Schema.Entity(name: "Zoo"), Schema.Entity(name: "ex")])
+        #expect(schema.entities.map(\.name) == ["Zoo", "ex", "\u{E9}a"])
+    }
+}

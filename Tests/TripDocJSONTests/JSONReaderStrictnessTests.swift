@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TripDocCore
 import TripDocJSON
+import TripDocTestSupport
 
 /// What the JSON reader refuses, and how it says so: the file, line and column, the key path,
 /// and what was expected.
@@ -112,5 +113,38 @@ import TripDocJSON
             error.description
                 == "doc.json: line 3, column 34: at snapshots.E[0].n: expected an integer, found a string. "
                 + "Fix the value in the file, or restore the document from a copy")
+    }
+}
+
+/// Values Foundation would quietly repair or truncate are refused, so each value has one spelling.
+@Suite struct JSONCanonicalValueTests {
+    func readError(replacing old: String, with new: String) throws -> DocumentReadError? {
+        let text = String(decoding: try JSONFormat().writeDocument(EdgeCaseDocuments.document()), as: UTF8.self)
+        #expect(text.contains(old))
+        do {
+            _ = try JSONFormat().readDocument(from: Data(text.replacingOccurrences(of: old, with: new).utf8), file: "e.json")
+            return nil
+        } catch let error as DocumentReadError {
+            return error
+        }
+    }
+
+    @Test(arguments: [
+        (#""url":"file:///""#, #""url":"a b""#, "expected a valid URL"),
+        (#""data":"""#, #""data":"AR==""#, "standard, padded base64"),
+        (#""decimal":"-0.000000000000000000000000000001""#, #""decimal":"1234567890123456789012345678901234567890""#, "at most 38 significant digits"),
+        (#""schemaVersion": "2.1.0""#, #""schemaVersion": "2.0.0""#, "differs from the schema's version 2.1.0"),
+        (#""nextPrimaryKeys": {"#, #""nextPrimaryKeys": {"Ghost": 3, "#, "names 'Ghost', which is not an entity"),
+    ])
+    func isRefused(old: String, new: String, message: String) throws {
+        let error = try #require(try readError(replacing: old, with: new))
+        #expect(error.message.contains(message), "\(error)")
+    }
+
+    @Test func negativeZeroDatesKeepTheirSign() throws {
+        var document = EdgeCaseDocuments.document()
+        document.snapshots[0]["date"] = .date(Date(timeIntervalSinceReferenceDate: -0.0))
+        let read = try JSONFormat().readDocument(from: JSONFormat().writeDocument(document), file: "x")
+        #expect(read.orderedSnapshots[0]["date"] == .date(Date(timeIntervalSinceReferenceDate: -0.0)))
     }
 }

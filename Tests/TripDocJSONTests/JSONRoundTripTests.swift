@@ -95,3 +95,21 @@ enum ExternalTool {
         return process.terminationStatus
     }
 }
+
+@Suite struct JSONWriteRefusalTests {
+    @Test(arguments: [
+        ("int8", SnapshotValue.string("seven"), "holds a String, expected Int8"),
+        ("dates", .array([.null]), "holds an array, expected [Date]"),
+        ("parent", .reference(PersistentIdentifier(storeIdentifier: "S", entityName: "Other", primaryKey: "1")),
+         "expected a reference to a Everything"),
+    ])
+    func aValueThatDoesNotFitTheSchemaIsRefusedNotWritten(property: String, value: SnapshotValue, message: String) throws {
+        var document = EdgeCaseDocuments.document()
+        document.snapshots[0][property] = value
+        #expect {
+            try JSONFormat().writeDocument(document)
+        } throws: { error in
+            "\(error)".hasPrefix("cannot write Everything/1.\(property): it ") && "\(error)".contains(message)
+        }
+    }
+}

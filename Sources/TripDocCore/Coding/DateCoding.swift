@@ -6,8 +6,10 @@ import Foundation
 /// A `Date` is a `Double` count of seconds since 2001-01-01T00:00:00Z. The text
 /// `YYYY-MM-DDTHH:MM:SS[.F]Z` stands for the whole seconds `W` of the calendar part plus the
 /// fraction `F`, and reads back as the double nearest to `Double(W) + Double("0.F")`; the writer
-/// picks the shortest `F` for which that equals the date exactly. Years 0001–9999 only; other
-/// dates (and non-finite ones) are written as a number of seconds since 2001 instead.
+/// picks the shortest `F` (of at most 17 digits) for which that equals the date exactly. Dates
+/// with no such text — years outside 0001–9999, non-finite values, `-0.0`, and some dates
+/// before 2001 whose fraction cannot be represented exactly — are written as a number of
+/// seconds since 2001 instead.
 public enum DateCoding {
     private static let secondsPerDay: Int64 = 86_400
     /// Days from 1970-01-01 to 2001-01-01.
@@ -22,9 +24,13 @@ public enum DateCoding {
     /// The ISO 8601 text of `date`, or `nil` when its year is outside 0001–9999 or it is not finite.
     public static func string(from date: Date) -> String? {
         let interval = date.timeIntervalSinceReferenceDate
-        guard interval.isFinite, representableSeconds.contains(interval) else { return nil }
+        guard interval.isFinite, representableSeconds.contains(interval),
+            !(interval == 0 && interval.sign == .minus)
+        else { return nil }
         let whole = interval.rounded(.down)
-        let fraction = interval - whole  // exact: both share the binade of `interval` or finer
+        // Exact for dates after 2001 (`whole` and `interval` share a binade); for earlier ones
+        // it may round, and then no fraction reproduces the date and the caller falls back.
+        let fraction = interval - whole
         let wholeSeconds = Int64(whole)
         var days = wholeSeconds / secondsPerDay
         var secondOfDay = wholeSeconds % secondsPerDay
@@ -98,8 +104,8 @@ public enum DateCoding {
     }
 
     /// The shortest decimal digits `F` such that `whole + Double("0.F") == target`, or `nil`
-    /// when no fraction of up to 17 digits does (a date a hair before a whole second below
-    /// 2001, whose fraction rounds to 1).
+    /// when no fraction of up to 17 digits does (dates before 2001 whose fraction was rounded).
+    /// Digits come from `printf`'s `%.Nf`, which rounds ties to even.
     private static func shortestFraction(_ fraction: Double, whole: Double, target: Double) -> String? {
         for digits in 1...17 {
             let candidate = String(format: "%.\(digits)f", fraction)

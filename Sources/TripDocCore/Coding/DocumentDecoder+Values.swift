@@ -34,7 +34,9 @@ extension DocumentDecoder {
         case .decimal:
             let text = try readText(describedAs: "a decimal number as a string such as \"12.50\"", from: &reader)
             guard let value = Self.decimal(from: text) else {
-                throw failure(at: start, in: reader, "expected a decimal number such as \"12.50\", found \"\(text)\"")
+                throw failure(
+                    at: start, in: reader,
+                    "expected a decimal number such as \"12.50\" with at most 38 significant digits, found \"\(text)\"")
             }
             return .decimal(value)
         case .date:
@@ -67,8 +69,9 @@ extension DocumentDecoder {
             return .uuid(value)
         case .url:
             let text = try readText(describedAs: "a URL as a string", from: &reader)
-            guard let value = URL(string: text) else {
-                throw failure(at: start, in: reader, "expected a URL, found \"\(text)\"")
+            // Foundation repairs some invalid URLs ("a b" → "a%20b"); a document's URL must be valid as written.
+            guard let value = URL(string: text), value.absoluteString == text else {
+                throw failure(at: start, in: reader, "expected a valid URL (RFC 3986), found \"\(text)\"")
             }
             return .url(value)
         case .array(let elementType):
@@ -153,6 +156,10 @@ extension DocumentDecoder {
             guard digits() > 0 else { return nil }
         }
         guard index == bytes.endIndex else { return nil }
+        // Decimal holds 38 significant digits; refuse more rather than let Foundation drop them.
+        let mantissa = text.prefix { $0 != "e" && $0 != "E" }.filter(\.isNumber)
+        let significant = mantissa.drop { $0 == "0" }.reversed().drop { $0 == "0" }
+        guard significant.count <= 38 else { return nil }
         return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
     }
 }

@@ -86,6 +86,17 @@ public struct DocumentDecoder {
         guard let schema else {
             throw failure(at: rootStart, in: reader, "the document has no 'schema' member")
         }
+        if header.schemaVersion != schema.version {
+            throw failure(
+                at: sections["header"]!, in: reader,
+                "the header's schemaVersion \(header.schemaVersion) differs from the schema's version \(schema.version)")
+        }
+        let entityNames = Set(schema.entities.map(\.name))
+        for entity in header.nextPrimaryKeys.keys.sorted() where !entityNames.contains(entity) {
+            throw failure(
+                at: sections["header"]!, in: reader,
+                "the header's nextPrimaryKeys names '\(entity)', which is not an entity of the schema")
+        }
         if snapshots == nil, let snapshotsStart = sections["snapshots"] {
             reader.resume(at: snapshotsStart)
             snapshots = try within("snapshots") {

@@ -12,14 +12,17 @@ public struct DocumentEncoder {
     public init() {}
 
     /// Writes the whole document.
-    public func encode<W: StructuredWriter>(_ document: Document, to writer: inout W) {
+    ///
+    /// - Throws: ``DocumentWriteError`` when a snapshot's value does not fit the schema (it
+    ///   would not read back); the writer's output is then incomplete and must be discarded.
+    public func encode<W: StructuredWriter>(_ document: Document, to writer: inout W) throws {
         writer.beginObject()
         writer.key("header")
         encodeHeader(document.header, to: &writer)
         writer.key("schema")
         encodeSchema(document.schema, to: &writer)
         writer.key("snapshots")
-        encodeSnapshots(document.snapshots, schema: document.schema, to: &writer)
+        try encodeSnapshots(document.snapshots, schema: document.schema, to: &writer)
         writer.endObject()
     }
 
@@ -49,7 +52,7 @@ public struct DocumentEncoder {
     /// Writes the snapshots object: entity name → array of snapshot objects, in document order.
     public func encodeSnapshots<W: StructuredWriter>(
         _ snapshots: [DefaultSnapshot], schema: Schema, to writer: inout W
-    ) {
+    ) throws {
         let ordered = snapshots.sorted { $0.persistentIdentifier < $1.persistentIdentifier }
         var index = 0
         writer.beginObject()
@@ -57,9 +60,11 @@ public struct DocumentEncoder {
             let plan = EntityCodingPlan(entity)
             writer.key(entity.name)
             writer.beginArray()
-            while index < ordered.count, ordered[index].entityName < entity.name { index += 1 }
+            while index < ordered.count, ordered[index].entityName.utf8.lexicographicallyPrecedes(entity.name.utf8) {
+                index += 1
+            }
             while index < ordered.count, ordered[index].entityName == entity.name {
-                encodeSnapshot(ordered[index], plan: plan, to: &writer)
+                try encodeSnapshot(ordered[index], plan: plan, to: &writer)
                 index += 1
             }
             writer.endArray()
@@ -68,7 +73,9 @@ public struct DocumentEncoder {
     }
 
     /// Writes one snapshot object: `$id`, then each non-nil property in key order.
-    func encodeSnapshot<W: StructuredWriter>(_ snapshot: DefaultSnapshot, plan: EntityCodingPlan, to writer: inout W) {
+    func encodeSnapshot<W: StructuredWriter>(
+        _ snapshot: DefaultSnapshot, plan: EntityCodingPlan, to writer: inout W
+    ) throws {
         writer.beginObject()
         writer.key(EntityCodingPlan.identifierKey)
         writer.writeString(snapshot.persistentIdentifier.primaryKey)
@@ -76,13 +83,27 @@ public struct DocumentEncoder {
             guard let value = snapshot.values[property.name], value != .null else { continue }
             switch property.kind {
             case .attribute(let type, _):
+                guard value.fits(type) else {
+                    throw DocumentWriteError(
+                        identifier: snapshot.persistentIdentifier, property: property.name,
+                        message: "holds \(value.kindDescription), expected \(type.name)")
+                }
                 writer.key(property.name)
                 encodeValue(value, as: type, to: &writer)
-            case .toOne:
-                guard case .reference(let target) = value else { continue }
+            case .toOne(let destination):
+                guard case .reference(let target) = value, target.entityName == destination else {
+                    throw DocumentWriteError(
+                        identifier: snapshot.persistentIdentifier, property: property.name,
+                        message: "holds \(value.kindDescription), expected a reference to a \(destination)")
+                }
                 writer.key(property.name)
                 writer.writeString(target.primaryKey)
-            case .toMany:
+            case .toMany(let destination):
+                guard case .references(let targets) = value, targets.allSatisfy({ $0.entityName == destination }) else {
+                    throw DocumentWriteError(
+                        identifier: snapshot.persistentIdentifier, property: property.name,
+                        message: "holds \(value.kindDescription), expected references to \(destination) models")
+                }
                 writer.key(property.name)
                 writer.beginArray()
                 for target in value.referencedIdentifiers { writer.writeString(target.primaryKey) }
@@ -95,7 +116,10 @@ public struct DocumentEncoder {
     /// Writes one attribute value as its type says.
     public func encodeValue<W: StructuredWriter>(_ value: SnapshotValue, as type: AttributeType, to writer: inout W) {
         switch value {
-        case .null: writer.writeString("")  // unreachable for documents: nil values are omitted
+        case .null:
+            // Unreachable: callers check `fits`, which no nil value passes; documents omit nil.
+            assertionFailure("nil has no document coding")
+            writer.writeString("")
         case .bool(let v): writer.writeBool(v)
         case .int(let v): writer.writeInt(v)
         case .uint(let v): writer.writeUInt(v)
@@ -141,5 +165,26 @@ public struct DocumentEncoder {
 
     static func nonFiniteText<F: FloatingPoint>(_ value: F) -> String {
         value.isNaN ? "NaN" : (value < 0 ? "-Infinity" : "Infinity")
+    }
+}
+
+/// A document that cannot be written because a value does not fit the schema.
+public struct DocumentWriteError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The snapshot holding the value.
+    public var identifier: PersistentIdentifier
+    /// The property.
+    public var property: String
+    /// What is wrong with it.
+    public var message: String
+
+    /// Creates an error.
+    public init(identifier: PersistentIdentifier, property: String, message: String) {
+        self.identifier = identifier
+        self.property = property
+        self.message = message
+    }
+
+    public var description: String {
+        "cannot write \(identifier).\(property): it \(message); nothing was written"
     }
 }

@@ -20,9 +20,15 @@ extension Schema {
             if !seenEntities.insert(entity.name).inserted {
                 problems.append("entity '\(entity.name)' is declared twice")
             }
+            if !Self.isNFC(entity.name) {
+                problems.append("entity name '\(entity.name)' must be in Unicode normalization form C")
+            }
             var seenProperties: Set<String> = []
             for name in entity.propertyNames {
                 if name.isEmpty { problems.append("entity '\(entity.name)' has a property with an empty name") }
+                if !Self.isNFC(name) {
+                    problems.append("\(entity.name).\(name): names must be in Unicode normalization form C")
+                }
                 if Self.reservedPropertyNames.contains(name) {
                     problems.append("\(entity.name).\(name): the name '\(name)' is reserved")
                 }
@@ -31,6 +37,7 @@ extension Schema {
                 }
             }
             for attribute in entity.attributes {
+                problems += Self.compositeProblems(in: attribute.type, place: "\(entity.name).\(attribute.name)")
                 for option in attribute.options where !option.isKnown {
                     problems.append("\(entity.name).\(attribute.name): unknown option '\(option.rawValue)'")
                 }
@@ -75,6 +82,34 @@ extension Schema {
             }
         }
         if !problems.isEmpty { throw SchemaError(problems: problems) }
+    }
+}
+
+extension Schema {
+    /// Whether `name` is in Unicode normalization form C, byte for byte (Swift's `==` would
+    /// call `é` and `e\u{301}` equal, which documents compare by bytes cannot).
+    static func isNFC(_ name: String) -> Bool {
+        name.utf8.elementsEqual(name.precomposedStringWithCanonicalMapping.utf8)
+    }
+
+    /// Problems with the fields of composite types inside `type`: empty, duplicate or non-NFC names.
+    static func compositeProblems(in type: AttributeType, place: String) -> [String] {
+        switch type {
+        case .array(let element):
+            return compositeProblems(in: element, place: place)
+        case .composite(let fields):
+            var problems: [String] = []
+            var seen: Set<String> = []
+            for field in fields {
+                if field.name.isEmpty { problems.append("\(place): a composite field has an empty name") }
+                if !isNFC(field.name) { problems.append("\(place).\(field.name): names must be in Unicode normalization form C") }
+                if !seen.insert(field.name).inserted { problems.append("\(place).\(field.name) is declared twice") }
+                problems += compositeProblems(in: field.type, place: "\(place).\(field.name)")
+            }
+            return problems
+        default:
+            return []
+        }
     }
 }
 

@@ -9,9 +9,9 @@ public struct Schema: Hashable, Sendable, Codable {
     /// The schema's version (`VersionedSchema.versionIdentifier` in SwiftData).
     public var version: Version
 
-    /// Creates a schema; entities are kept sorted by name.
+    /// Creates a schema; entities are kept sorted by name, in the byte order of their UTF-8.
     public init(_ entities: [Entity], version: Version = Version(1, 0, 0)) {
-        self.entities = entities.sorted { $0.name < $1.name }
+        self.entities = entities.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
         self.version = version
     }
 
@@ -211,11 +211,13 @@ extension Schema {
             self.patch = patch
         }
 
-        /// Parses `1.2.3`; `nil` when the text is not three non-negative integers.
+        /// Parses `1.2.3`; `nil` unless the text is three runs of ASCII digits (at most 9 each)
+        /// joined by dots.
         public init?(_ description: String) {
             let parts = description.split(separator: ".", omittingEmptySubsequences: false)
-            guard parts.count == 3, let major = Int(parts[0]), let minor = Int(parts[1]), let patch = Int(parts[2]),
-                major >= 0, minor >= 0, patch >= 0
+            guard parts.count == 3,
+                parts.allSatisfy({ !$0.isEmpty && $0.utf8.count <= 9 && $0.utf8.allSatisfy { (48...57).contains($0) } }),
+                let major = Int(parts[0]), let minor = Int(parts[1]), let patch = Int(parts[2])
             else { return nil }
             self.init(major, minor, patch)
         }

@@ -52,13 +52,13 @@ extension PersistentIdentifier: CustomStringConvertible {
 }
 
 extension PersistentIdentifier: Comparable {
-    /// Orders by entity name, then by primary key with ``PrimaryKeyOrder``; the order documents
-    /// list snapshots in.
+    /// Orders by entity name (in UTF-8 byte order), then by primary key with
+    /// ``PrimaryKeyOrder``; the order documents list snapshots in.
     public static func < (lhs: PersistentIdentifier, rhs: PersistentIdentifier) -> Bool {
-        if lhs.entityName != rhs.entityName { return lhs.entityName < rhs.entityName }
+        if lhs.entityName != rhs.entityName { return lhs.entityName.utf8.lexicographicallyPrecedes(rhs.entityName.utf8) }
         if lhs.primaryKey != rhs.primaryKey { return PrimaryKeyOrder.precedes(lhs.primaryKey, rhs.primaryKey) }
         if lhs.isTemporary != rhs.isTemporary { return !lhs.isTemporary }
-        return (lhs.storeIdentifier ?? "") < (rhs.storeIdentifier ?? "")
+        return (lhs.storeIdentifier ?? "").utf8.lexicographicallyPrecedes((rhs.storeIdentifier ?? "").utf8)
     }
 }
 

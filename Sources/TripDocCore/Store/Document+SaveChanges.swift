@@ -128,13 +128,22 @@ private struct SaveChangesWorkspace {
 
     // MARK: Identifiers
 
+    /// A new permanent identifier from the entity's sequence. A sequence that is missing, or
+    /// lower than a key in use (a document edited by hand), is moved past the keys in use:
+    /// minting never reuses an identifier.
     mutating func mintIdentifier(for entityName: String) -> PersistentIdentifier {
-        let next =
+        var next =
             document.header.nextPrimaryKeys[entityName]
             ?? (document.snapshots.lazy.filter { $0.entityName == entityName }
-                .compactMap { Int64($0.persistentIdentifier.primaryKey) }.max() ?? 0) + 1
+                .map(\.persistentIdentifier.primaryKey).filter(PrimaryKeyOrder.isCanonicalNumber)
+                .compactMap { Int64($0) }.max() ?? 0) + 1
+        var identifier = PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: entityName, primaryKey: String(next))
+        while byIdentifier[identifier] != nil {
+            next += 1
+            identifier = PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: entityName, primaryKey: String(next))
+        }
         document.header.nextPrimaryKeys[entityName] = next + 1
-        return PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: entityName, primaryKey: String(next))
+        return identifier
     }
 
     // MARK: Values

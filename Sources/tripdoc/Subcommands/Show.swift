@@ -42,7 +42,7 @@ extension TripDocCommand {
             }
             let tables = SnapshotTable.tables(for: document, entityName: entity, limit: limit)
             if json {
-                FileHandle.standardOutput.write(SnapshotTable.jsonData(for: tables, of: document))
+                FileHandle.standardOutput.write(try SnapshotTable.jsonData(for: tables, of: document))
             } else {
                 print(tables.map(\.text).joined(separator: "\n"), terminator: "")
             }
