@@ -17,8 +17,12 @@ let package = Package(
         .target(name: "TripDocCore"),
         // The JSON document format.
         .target(name: "TripDocJSON", dependencies: ["TripDocCore"]),
+        // libxml2, wrapped once (by TripDocPlist's XMLTextReader).
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        // The XML property-list document format.
+        .target(name: "TripDocPlist", dependencies: ["TripDocCore", "CLibXML2"]),
         // The umbrella module users import: `import TripDoc`.
-        .target(name: "TripDoc", dependencies: ["TripDocCore", "TripDocJSON"]),
+        .target(name: "TripDoc", dependencies: ["TripDocCore", "TripDocJSON", "TripDocPlist"]),
         // What the command-line tool does, as a library: sample, show, inspect, convert.
         .target(name: "TripDocKit", dependencies: ["TripDoc"]),
         // The command-line tool: argument parsing only.
@@ -36,6 +40,9 @@ let package = Package(
         .testTarget(name: "TripDocCoreTests", dependencies: ["TripDocCore", "TripDocTestSupport"]),
         .testTarget(
             name: "TripDocJSONTests", dependencies: ["TripDocJSON", "TripDocTestSupport"],
+            resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "TripDocPlistTests", dependencies: ["TripDocPlist", "TripDocJSON", "TripDocTestSupport"],
             resources: [.copy("Fixtures")]),
         .testTarget(name: "TripDocKitTests", dependencies: ["TripDocKit", "TripDocTestSupport"]),
         .testTarget(

@@ -2,3 +2,4 @@
 // the DataStore protocols, documents and the archive-store engine) and every document format.
 @_exported import TripDocCore
 @_exported import TripDocJSON
+@_exported import TripDocPlist

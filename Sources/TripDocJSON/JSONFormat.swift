@@ -9,6 +9,7 @@ public struct JSONFormat: DocumentFormat {
 
     public var name: String { "json" }
     public var fileExtensions: [String] { ["json"] }
+    public var signatureDescription: String { "a JSON document (starting with '{')" }
 
     /// A JSON document starts, after optional whitespace or a byte order mark, with `{`.
     public func recognizes(_ prefix: Data) -> Bool {

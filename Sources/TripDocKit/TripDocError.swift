@@ -23,8 +23,8 @@ public enum TripDocError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unrecognizedFormat(let path, let start):
-            "\(path) is not a document tripdoc can read: it starts with \(start), expected a JSON document "
-                + "(starting with '{'); formats: \(DocumentFormats.names.joined(separator: ", "))"
+            "\(path) is not a document tripdoc can read: it starts with \(start), expected "
+                + DocumentFormats.all.map(\.signatureDescription).joined(separator: " or ")
         case .unknownFormatName(let name):
             "unknown format '\(name)'; expected one of \(DocumentFormats.names.joined(separator: ", "))"
         case .cannotChooseFormat(let path):

@@ -54,7 +54,7 @@ import Testing
             try tripdoc.run("sample", "-o", "trips.csv")
                 == .init(
                     status: 2, stdout: "",
-                    stderr: "tripdoc: error: cannot tell which format to write trips.csv in: use an extension (.json) or --to\n"))
+                    stderr: "tripdoc: error: cannot tell which format to write trips.csv in: use an extension (.json, .plist) or --to\n"))
         #expect(!tripdoc.exists("trips.csv"))
     }
 
@@ -190,7 +190,7 @@ import Testing
         (
             "unknown-format.txt",
             "tripdoc: error: unknown-format.txt is not a document tripdoc can read: it starts with \"name,destination\", "
-                + "expected a JSON document (starting with '{'); formats: json\n"
+                + "expected a JSON document (starting with '{') or an XML property list (starting with '<?xml' or '<plist')\n"
         ),
         ("missing.json", "tripdoc: error: cannot read missing.json: no such file\n"),
     ])
@@ -198,6 +198,53 @@ import Testing
         for command in [["show", file], ["inspect", file], ["convert", file, "out.json"]] {
             let outcome = try tripdoc.run(command)
             #expect(outcome == .init(status: 2, stdout: "", stderr: message), "\(command)")
+        }
+        #expect(!tripdoc.exists("out.json"))
+    }
+}
+
+/// The property-list format through the tool: conversions both ways and hostile files.
+@Suite struct PlistCommandLineTests {
+    let tripdoc: TripDocRunner
+
+    init() throws { tripdoc = try TripDocRunner() }
+
+    @Test func convertsJSONToPlistAndBackWithTheSameContents() throws {
+        #expect(try tripdoc.run("convert", "trips.json", "trips-copy.plist", "--store-identifier", "P").status == 0)
+        #expect(try tripdoc.run("convert", "trips-copy.plist", "back.json", "--store-identifier", "C15C0289-EC2D-4A91-A7EC-8E65A18DEBBE").status == 0)
+        #expect(try tripdoc.contents("back.json") == tripdoc.contents("trips.json"))
+        let inspect = try tripdoc.run("inspect", "trips-copy.plist", "--json").stdout
+        #expect(inspect.contains(#""format" : "plist""#))
+    }
+
+    @Test func sampleWritesAPlistChosenByExtensionOrByTo() throws {
+        #expect(try tripdoc.run("sample", "-o", "s.plist", "--trips", "2").status == 0)
+        #expect(try tripdoc.contents("s.plist") == tripdoc.contents("trips.plist"))
+        let piped = try tripdoc.run("sample", "-o", "-", "--trips", "2", "--to", "plist")
+        #expect(piped.stdout.data(using: .utf8) == (try tripdoc.contents("trips.plist")))
+    }
+
+    @Test func aPlistIsRecognisedByItsContentsWhateverItsName() throws {
+        #expect(try tripdoc.run("convert", "trips.plist", "renamed.json", "--to", "plist").status == 0)
+        #expect(try tripdoc.run("show", "renamed.json", "--entity", "Trip").stdout.hasPrefix("Trip (2 of 2)"))
+    }
+
+    @Test(arguments: [
+        ("billion-laughs.plist", "billion-laughs.plist: line 2: the document type declares an internal subset"),
+        ("xxe.plist", "xxe.plist: line 2: the document type declares an internal subset"),
+        ("truncated.plist", "truncated.plist: line 21, column 1472: at schema.entities[2].relationships[1].destination: the XML is not well-formed"),
+        ("invalid-utf8.plist", "invalid-utf8.plist: line 42, column 314: at snapshots.LivingAccommodation[1].address: the XML is not well-formed: Input is not proper UTF-8"),
+        ("wrong-element.plist", "wrong-element.plist: line 12, column 39: at header.formatVersion: expected an <integer>, found <string>"),
+        ("bad-date.plist", "bad-date.plist: line 43, column 15: at snapshots.Trip[0].startDate: expected a date such as 2024-06-01T09:30:00Z in <date>, found \"tomorrow\""),
+    ])
+    func hostilePlistsAreRefusedWithExitTwoAndNoOutput(file: String, message: String) throws {
+        for command in [["show", file], ["inspect", file], ["convert", file, "out.json"]] {
+            let outcome = try tripdoc.run(command)
+            #expect(outcome.status == 2, "\(command)")
+            #expect(outcome.stdout == "")
+            #expect(outcome.stderr.hasPrefix("tripdoc: error: " + message), "\(outcome.stderr)")
+            #expect(outcome.stderr.split(separator: "\n").count == 1)
+            #expect(!outcome.stderr.contains("root:"))
         }
         #expect(!tripdoc.exists("out.json"))
     }

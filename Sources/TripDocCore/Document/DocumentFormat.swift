@@ -8,6 +8,8 @@ public protocol DocumentFormat: Sendable {
     var name: String { get }
     /// File extensions, without the dot, that select this format when writing.
     var fileExtensions: [String] { get }
+    /// How a file of this format starts, for messages: "a JSON document (starting with '{')".
+    var signatureDescription: String { get }
     /// Whether `prefix` (the first bytes of a file, up to 512) looks like this format.
     func recognizes(_ prefix: Data) -> Bool
     /// Reads a document; `file` names it in errors.

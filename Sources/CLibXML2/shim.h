@@ -1,0 +1,30 @@
+// The only file that includes libxml2. Swift reaches libxml2 through this module alone, and
+// only Sources/TripDocPlist/XMLTextReader.swift calls it.
+#ifndef CLIBXML2_SHIM_H
+#define CLIBXML2_SHIM_H
+
+// Debian's libxml2 headers pull in the system ICU, whose types clash with the toolchain's
+// _FoundationICU when Foundation is imported in the same compile. We do not use libxml2's ICU
+// support, so turn it off before the other headers see it.
+#include <libxml/xmlversion.h>
+#undef LIBXML_ICU_ENABLED
+
+#include <libxml/parser.h>
+#include <libxml/xmlIO.h>
+#include <libxml/xmlerror.h>
+#include <libxml/xmlreader.h>
+
+// `xmlFree` is a mutable global function pointer, which Swift 6 will not call.
+static inline void CLibXML2_free(void *pointer) { xmlFree(pointer); }
+
+// An external entity loader that loads nothing: no file, no network, ever.
+static xmlParserInputPtr CLibXML2_denyExternalEntity(const char *url, const char *id, xmlParserCtxtPtr context) {
+    (void)url; (void)id; (void)context;
+    return NULL;
+}
+
+static inline void CLibXML2_installDenyingEntityLoader(void) {
+    xmlSetExternalEntityLoader(CLibXML2_denyExternalEntity);
+}
+
+#endif

@@ -1,0 +1,342 @@
+import Foundation
+import TripDocCore
+
+/// Reads an XML property list for the shared document decoder: `<dict>` is an object, `<array>`
+/// an array, `<string>`, `<integer>`, `<real>`, `<true/>`/`<false/>`, `<data>` and `<date>` are
+/// scalars. Streams through libxml2's reader, so memory stays near the size of the result.
+///
+/// A bookmark is a count of nodes read; going back re-reads the document from the start up to
+/// it, which the decoder needs only for an attribute's default value and for sections out of
+/// order.
+struct PlistReader: StructuredReader {
+    struct Bookmark {
+        var nodeIndex: Int
+        var pendingEmptyClose: Bool
+        var line: Int
+        var column: Int
+    }
+
+    /// The deepest nesting accepted (libxml2 stops at 256 elements on its own).
+    static let maximumDepth = 512
+
+    private let input: XMLInput
+    private var xml: XMLTextReader
+    /// How many nodes have been read; the current node is the next one to consume.
+    private var nodeIndex = 0
+    /// Whether the reader is past the last node.
+    private var atEnd = false
+    /// Set after consuming `<dict/>` or `<array/>`: the container's end comes with no node.
+    private var pendingEmptyClose = false
+
+    init(input: XMLInput) throws {
+        self.input = input
+        xml = try XMLTextReader(input)
+        try advance()
+        try enterRoot()
+    }
+
+    // MARK: Bookmarks
+
+    var bookmark: Bookmark {
+        mutating get {
+            try? skipInsignificant()
+            return Bookmark(
+                nodeIndex: nodeIndex, pendingEmptyClose: pendingEmptyClose, line: atEnd ? 0 : xml.line,
+                column: atEnd ? 0 : xml.column)
+        }
+    }
+
+    mutating func resume(at bookmark: Bookmark) {
+        if bookmark.nodeIndex != nodeIndex {
+            // Re-reading what was read once before cannot fail.
+            xml = try! XMLTextReader(input)
+            nodeIndex = 0
+            atEnd = false
+            while nodeIndex < bookmark.nodeIndex { try! advance() }
+        }
+        pendingEmptyClose = bookmark.pendingEmptyClose
+    }
+
+    func location(of bookmark: Bookmark) -> SourceLocation {
+        SourceLocation(line: bookmark.line > 0 ? bookmark.line : nil, column: bookmark.column > 0 ? bookmark.column : nil)
+    }
+
+    private func error(_ message: String, malformed: Bool = true) -> StructuredReadError {
+        StructuredReadError(
+            location: SourceLocation(line: atEnd ? nil : xml.line, column: atEnd ? nil : xml.column),
+            message: message, isMalformed: malformed)
+    }
+
+    // MARK: Nodes
+
+    private mutating func advance() throws {
+        if try xml.read() {
+            nodeIndex += 1
+        } else {
+            atEnd = true
+        }
+    }
+
+    /// Moves past whitespace, comments, processing instructions and the document type.
+    private mutating func skipInsignificant() throws {
+        while !atEnd {
+            switch xml.nodeType {
+            case .whitespace, .significantWhitespace, .comment, .processingInstruction, .documentType, .xmlDeclaration:
+                try advance()
+            case .text, .cdata:
+                guard xml.value.allSatisfy(\.isWhitespace) else {
+                    throw error("unexpected text \"\(xml.value.prefix(40))\" between elements")
+                }
+                try advance()
+            default:
+                return
+            }
+        }
+    }
+
+    private mutating func enterRoot() throws {
+        try skipInsignificant()
+        guard !atEnd, xml.nodeType == .element, xml.name == "plist" else {
+            throw error("this is not a property list: expected a <plist> root element")
+        }
+        if xml.isEmptyElement { throw error("the <plist> element is empty") }
+        try advance()
+    }
+
+    private func describeCurrent() -> String {
+        if atEnd { return "the end of the file" }
+        switch xml.nodeType {
+        case .element: return "<\(xml.name)>"
+        case .endElement: return "</\(xml.name)>"
+        default: return "text"
+        }
+    }
+
+    /// The element name of the next value, after skipping whitespace.
+    private mutating func nextValueElement() throws -> String {
+        try skipInsignificant()
+        guard !atEnd, xml.nodeType == .element else {
+            throw error("expected a value element, found \(describeCurrent())")
+        }
+        guard xml.depth < Self.maximumDepth else { throw error("the document nests deeper than \(Self.maximumDepth) levels") }
+        return xml.name
+    }
+
+    mutating func peekKind() throws -> StructuredValueKind {
+        switch try nextValueElement() {
+        case "dict": return .object
+        case "array": return .array
+        case "string": return .string
+        case "integer": return .integer
+        case "real": return .real
+        case "true", "false": return .bool
+        case "data": return .data
+        case "date": return .date
+        case let other: throw error("<\(other)> is not a property-list element")
+        }
+    }
+
+    private mutating func wrongValue(_ expected: String) -> StructuredReadError {
+        error("expected \(expected), found \(describeCurrent())", malformed: false)
+    }
+
+    /// Consumes `<name>…</name>` (or `<name/>`) and returns its text.
+    private mutating func readText(of name: String) throws -> String {
+        let isEmpty = xml.isEmptyElement
+        try advance()
+        if isEmpty { return "" }
+        var text = ""
+        while !atEnd {
+            switch xml.nodeType {
+            case .text, .cdata, .whitespace, .significantWhitespace:
+                text += xml.value
+            case .comment, .processingInstruction:
+                break
+            case .endElement where xml.name == name:
+                try advance()
+                return text
+            case .entityReference:
+                throw error("the entity reference &\(xml.name); is not allowed")
+            default:
+                throw error("unexpected \(describeCurrent()) inside <\(name)>")
+            }
+            try advance()
+        }
+        throw error("the document ends inside <\(name)>")
+    }
+
+    // MARK: Containers
+
+    private mutating func enter(_ name: String, kind: String) throws {
+        guard try nextValueElement() == name else { throw wrongValue(kind) }
+        pendingEmptyClose = xml.isEmptyElement
+        try advance()
+    }
+
+    mutating func beginObject() throws { try enter("dict", kind: "a <dict>") }
+    mutating func beginArray() throws { try enter("array", kind: "an <array>") }
+
+    mutating func nextKey() throws -> String? {
+        if pendingEmptyClose {
+            pendingEmptyClose = false
+            return nil
+        }
+        try skipInsignificant()
+        guard !atEnd else { throw error("the document ends inside a <dict>") }
+        if xml.nodeType == .endElement, xml.name == "dict" {
+            try advance()
+            return nil
+        }
+        guard xml.nodeType == .element, xml.name == "key" else {
+            throw error("expected <key> or </dict>, found \(describeCurrent())")
+        }
+        return try readText(of: "key")
+    }
+
+    mutating func nextElement() throws -> Bool {
+        if pendingEmptyClose {
+            pendingEmptyClose = false
+            return false
+        }
+        try skipInsignificant()
+        guard !atEnd else { throw error("the document ends inside an <array>") }
+        if xml.nodeType == .endElement, xml.name == "array" {
+            try advance()
+            return false
+        }
+        return true
+    }
+
+    mutating func skipValue() throws {
+        switch try peekKind() {
+        case .object:
+            try beginObject()
+            while try nextKey() != nil { try skipValue() }
+        case .array:
+            try beginArray()
+            while try nextElement() { try skipValue() }
+        default:
+            _ = try readText(of: xml.name)
+        }
+    }
+
+    mutating func finish() throws {
+        try skipInsignificant()
+        guard !atEnd, xml.nodeType == .endElement, xml.name == "plist" else {
+            throw error("expected </plist> after the document's value, found \(describeCurrent())")
+        }
+        try advance()
+        try skipInsignificant()
+        guard atEnd else { throw error("unexpected \(describeCurrent()) after </plist>") }
+    }
+
+    // MARK: Scalars
+
+    mutating func readString() throws -> String {
+        switch try nextValueElement() {
+        case "string":
+            return try readText(of: "string")
+        case "data":
+            // Strings with characters XML 1.0 cannot hold are written as their UTF-8 bytes.
+            let start = bookmark
+            guard let text = String(validating: try readDataElement(), as: UTF8.self) else {
+                throw StructuredReadError(
+                    location: location(of: start), message: "a string written as <data> is not valid UTF-8")
+            }
+            return text
+        default:
+            throw wrongValue("a <string>")
+        }
+    }
+
+    mutating func readBool() throws -> Bool {
+        let name = try nextValueElement()
+        guard name == "true" || name == "false" else { throw wrongValue("<true/> or <false/>") }
+        guard try readText(of: name).allSatisfy(\.isWhitespace) else { throw error("<\(name)> must be empty") }
+        return name == "true"
+    }
+
+    /// The trimmed text of the next element, which must be one of `elements`, and where it starts.
+    private mutating func numberText(_ elements: Set<String>, kind: String) throws -> (String, SourceLocation) {
+        let name = try nextValueElement()
+        guard elements.contains(name) else { throw wrongValue(kind) }
+        let start = location(of: bookmark)
+        return (try readText(of: name).trimmingCharacters(in: .whitespacesAndNewlines), start)
+    }
+
+    private func valueError(_ message: String, at location: SourceLocation) -> StructuredReadError {
+        StructuredReadError(location: location, message: message, isMalformed: false)
+    }
+
+    mutating func readInt64() throws -> Int64 {
+        let (text, start) = try numberText(["integer"], kind: "an <integer>")
+        guard let value = Int64(text, radix: 10) else {
+            throw valueError("expected an integer that fits Int64, found \"\(text)\"", at: start)
+        }
+        return value
+    }
+
+    mutating func readUInt64() throws -> UInt64 {
+        let (text, start) = try numberText(["integer"], kind: "an <integer>")
+        guard let value = text == "-0" ? 0 : UInt64(text, radix: 10) else {
+            throw valueError("expected an integer that fits UInt64, found \"\(text)\"", at: start)
+        }
+        return value
+    }
+
+    mutating func readDouble() throws -> Double {
+        let (text, start) = try numberText(["real", "integer"], kind: "a <real>")
+        guard let value = Double(text), value.isFinite || !Self.looksFinite(text) else {
+            throw valueError("expected a number that fits a Double, found \"\(text)\"", at: start)
+        }
+        return value
+    }
+
+    mutating func readFloat() throws -> Float {
+        let (text, start) = try numberText(["real", "integer"], kind: "a <real>")
+        guard let value = Float(text), value.isFinite || !Self.looksFinite(text) else {
+            throw valueError("expected a number that fits a Float, found \"\(text)\"", at: start)
+        }
+        return value
+    }
+
+    /// Whether a real's text names a finite number (not `nan`, `inf`, `infinity`, as plist
+    /// writers spell the non-finite values), so that overflowing to infinity is an error.
+    private static func looksFinite(_ text: String) -> Bool {
+        !["nan", "inf", "infinity", "+inf", "-inf", "+infinity", "-infinity"].contains(text.lowercased())
+    }
+
+    mutating func readData() throws -> Data {
+        switch try nextValueElement() {
+        case "data":
+            return try readDataElement()
+        case "string":
+            // A document converted from JSON by another program keeps data as base64 text.
+            let text = try readText(of: "string")
+            guard let data = Data(base64Encoded: text), data.base64EncodedString() == text else {
+                throw error("expected data as standard, padded base64 text, found text that is not", malformed: false)
+            }
+            return data
+        default:
+            throw wrongValue("<data>")
+        }
+    }
+
+    /// Consumes `<data>` and decodes its base64, which may be broken across lines.
+    private mutating func readDataElement() throws -> Data {
+        let text = try readText(of: "data").filter { !$0.isWhitespace }
+        guard let data = Data(base64Encoded: text), data.base64EncodedString() == text else {
+            throw error("<data> does not hold standard, padded base64", malformed: false)
+        }
+        return data
+    }
+
+    mutating func readDate() throws -> Date {
+        guard try nextValueElement() == "date" else { throw wrongValue("<date>") }
+        let text = try readText(of: "date").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let date = DateCoding.date(from: text) else {
+            throw error("expected a date such as 2024-06-01T09:30:00Z in <date>, found \"\(text)\"", malformed: false)
+        }
+        return date
+    }
+}

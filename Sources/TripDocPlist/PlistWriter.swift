@@ -1,0 +1,133 @@
+import Foundation
+import TripDocCore
+
+/// Writes the shared coding's calls as an XML property list (Apple's DTD, tab indentation, and
+/// containers nested ``compactLevel`` deep or deeper — a snapshot, a schema entity — on one line).
+///
+/// Text is escaped for XML: `&`, `<`, `>` as entities, carriage return as `&#13;` (a raw one
+/// would be read back as a line feed). A string holding a character XML 1.0 cannot carry
+/// (U+0000–U+0008, U+000B, U+000C, U+000E–U+001F, U+FFFE, U+FFFF) is written as `<data>` with its
+/// UTF-8 bytes; readers decode it back where the schema says String.
+struct PlistWriter: StructuredWriter {
+    private(set) var bytes: [UInt8] = []
+    let compactLevel: Int
+
+    private enum Container { case dict, array }
+    /// The open containers, and whether each has had a child yet (its start tag is then written).
+    private var stack: [(container: Container, hasContent: Bool)] = []
+
+    init(compactLevel: Int = 3, capacity: Int = 1 << 16) {
+        self.compactLevel = compactLevel
+        bytes.reserveCapacity(capacity)
+        append(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0">
+
+            """)
+    }
+
+    private mutating func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
+
+    private var level: Int { stack.count }
+    private var isCompact: Bool { level > compactLevel }
+
+    /// Writes the pending start tag of the enclosing container, then a line break and indentation.
+    private mutating func startItem() {
+        if let last = stack.last, !last.hasContent {
+            stack[stack.count - 1].hasContent = true
+            append(last.container == .dict ? "<dict>" : "<array>")
+        }
+        newline()
+    }
+
+    private mutating func newline() {
+        guard !isCompact else { return }
+        if !stack.isEmpty { bytes.append(UInt8(ascii: "\n")) }
+        for _ in 0..<level { bytes.append(UInt8(ascii: "\t")) }
+    }
+
+    private mutating func open(_ container: Container) {
+        if stack.last.map({ $0.container == .array }) ?? true { startItem() }
+        stack.append((container, false))
+    }
+
+    private mutating func close() {
+        let (container, hasContent) = stack.removeLast()
+        let name = container == .dict ? "dict" : "array"
+        if !hasContent {
+            append("<\(name)/>")
+        } else {
+            if level < compactLevel { newline() }
+            append("</\(name)>")
+        }
+        if stack.isEmpty { append("\n</plist>\n") }
+    }
+
+    mutating func beginObject() { open(.dict) }
+    mutating func endObject() { close() }
+    mutating func beginArray() { open(.array) }
+    mutating func endArray() { close() }
+
+    mutating func key(_ key: String) {
+        startItem()
+        append("<key>")
+        appendEscaped(key)
+        append("</key>")
+    }
+
+    /// Values in a dict follow their key on the same line; in an array each starts a line.
+    private mutating func startValue() {
+        if stack.last?.container == .array { startItem() }
+    }
+
+    private mutating func element(_ name: String, _ text: String) {
+        startValue()
+        append("<\(name)>\(text)</\(name)>")
+    }
+
+    mutating func writeBool(_ value: Bool) {
+        startValue()
+        append(value ? "<true/>" : "<false/>")
+    }
+
+    mutating func writeInt(_ value: Int64) { element("integer", String(value)) }
+    mutating func writeUInt(_ value: UInt64) { element("integer", String(value)) }
+    mutating func writeDouble(_ value: Double) { element("real", value.description) }
+    mutating func writeFloat(_ value: Float) { element("real", value.description) }
+
+    mutating func writeString(_ value: String) {
+        if value.unicodeScalars.contains(where: Self.isOutsideXML) {
+            writeData(Data(value.utf8))
+            return
+        }
+        startValue()
+        append("<string>")
+        appendEscaped(value)
+        append("</string>")
+    }
+
+    mutating func writeData(_ value: Data) { element("data", value.base64EncodedString()) }
+
+    /// Whether XML 1.0 has no way to write `scalar`, not even as a character reference.
+    static func isOutsideXML(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A, 0x0D: false
+        case 0..<0x20, 0xFFFE, 0xFFFF: true
+        default: false
+        }
+    }
+
+    private mutating func appendEscaped(_ text: String) {
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "&"): append("&amp;")
+            case UInt8(ascii: "<"): append("&lt;")
+            case UInt8(ascii: ">"): append("&gt;")
+            case 0x0D: append("&#13;")
+            default: bytes.append(byte)
+            }
+        }
+    }
+}

@@ -1,0 +1,155 @@
+import CLibXML2
+import Foundation
+import TripDocCore
+
+/// The one place tripdoc calls libxml2: a streaming reader (libxml2's `xmlTextReader`) over
+/// an XML document in memory, configured for untrusted input.
+///
+/// Hardening (see docs/FORMATS.md): the network is off (`XML_PARSE_NONET`), entities are not
+/// substituted (no `XML_PARSE_NOENT`), no external DTD is loaded (no `XML_PARSE_DTDLOAD`), the
+/// external entity loader loads nothing, libxml2's own limits stay on (no `XML_PARSE_HUGE`:
+/// nesting depth and entity amplification), and callers refuse internal DTD subsets before
+/// parsing (``XMLInput/internalSubsetOffset()``).
+final class XMLTextReader {
+    /// Node types, from libxml2's `xmlReaderTypes`.
+    enum NodeType: Int32 {
+        case none = 0, element = 1, attribute = 2, text = 3, cdata = 4, entityReference = 5, entity = 6
+        case processingInstruction = 7, comment = 8, document = 9, documentType = 10, documentFragment = 11
+        case notation = 12, whitespace = 13, significantWhitespace = 14, endElement = 15, endEntity = 16
+        case xmlDeclaration = 17
+    }
+
+    /// The first error libxml2 reported, with its place.
+    final class ErrorSink {
+        var message: String?
+        var line = 0
+        var column = 0
+    }
+
+    private static let installEntityLoader: Void = CLibXML2_installDenyingEntityLoader()
+
+    private let reader: xmlTextReaderPtr
+    private let input: XMLInput
+    private let errors = ErrorSink()
+
+    /// Opens a reader at the start of `input`.
+    init(_ input: XMLInput) throws {
+        _ = Self.installEntityLoader
+        self.input = input
+        guard input.count <= Int(Int32.max) else {
+            throw StructuredReadError(
+                location: SourceLocation(), message: "the document is larger than 2 GiB, which libxml2 cannot read from memory")
+        }
+        let options = Int32(XML_PARSE_NONET.rawValue)
+        // The corresponding C function is `xmlReaderForMemory`; it does not copy the buffer,
+        // which `input` owns and keeps alive as long as this reader.
+        guard
+            let reader = xmlReaderForMemory(
+                input.bytes.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(input.count), nil, "UTF-8",
+                options)
+        else { throw StructuredReadError(location: SourceLocation(line: 1, column: 1), message: "libxml2 could not start reading") }
+        self.reader = reader
+        xmlTextReaderSetStructuredErrorHandler(
+            reader,
+            { context, error in
+                guard let context, let error, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+                let sink = Unmanaged<ErrorSink>.fromOpaque(context).takeUnretainedValue()
+                guard sink.message == nil else { return }
+                // libxml2's messages may span lines ("…\nBytes: 0xFF …"): keep them on one.
+                sink.message = error.pointee.message.map { String(cString: $0) }?
+                    .split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+                    .joined(separator: "; ") ?? "the XML is not well-formed"
+                sink.line = Int(error.pointee.line)
+                sink.column = Int(error.pointee.int2)
+            }, Unmanaged.passUnretained(errors).toOpaque())
+    }
+
+    deinit {
+        xmlFreeTextReader(reader)
+    }
+
+    /// Moves to the next node; `false` at the end of the document.
+    ///
+    /// - Throws: ``StructuredReadError`` with libxml2's message, line and column.
+    func read() throws -> Bool {
+        let result = xmlTextReaderRead(reader)
+        if result == 1 { return true }
+        if result == 0, errors.message == nil { return false }
+        throw StructuredReadError(
+            location: SourceLocation(line: errors.line > 0 ? errors.line : line, column: errors.column > 0 ? errors.column : nil),
+            message: "the XML is not well-formed: \(errors.message ?? "libxml2 stopped reading")")
+    }
+
+    var nodeType: NodeType { NodeType(rawValue: xmlTextReaderNodeType(reader)) ?? .none }
+
+    /// The node's qualified name (`dict`, `#text`).
+    var name: String {
+        guard let name = xmlTextReaderConstName(reader) else { return "" }
+        return String(cString: name)
+    }
+
+    /// The text of a text, CDATA or whitespace node.
+    var value: String {
+        guard let value = xmlTextReaderConstValue(reader) else { return "" }
+        return String(cString: value)
+    }
+
+    /// Whether the element is written `<name/>`.
+    var isEmptyElement: Bool { xmlTextReaderIsEmptyElement(reader) == 1 }
+
+    /// The node's depth in the tree (the root element is 0).
+    var depth: Int { Int(xmlTextReaderDepth(reader)) }
+
+    /// The line the parser is on.
+    var line: Int { Int(xmlTextReaderGetParserLineNumber(reader)) }
+
+    /// The column the parser is on (libxml2 counts bytes; approximate for wide characters).
+    var column: Int { Int(xmlTextReaderGetParserColumnNumber(reader)) }
+}
+
+/// A document's bytes, copied once into memory that outlives every ``XMLTextReader`` over them.
+final class XMLInput {
+    let bytes: UnsafeMutableRawBufferPointer
+
+    init(_ data: Data) {
+        bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, data.count), alignment: 1)
+        data.copyBytes(to: bytes.bindMemory(to: UInt8.self))
+        count = data.count
+    }
+
+    /// The number of bytes (the buffer has at least one, for an empty document).
+    let count: Int
+
+    deinit { bytes.deallocate() }
+
+    /// The byte offset of a `<!DOCTYPE … [` internal subset, or `nil` when the document has none.
+    /// An internal subset is where entities (billion laughs, external entities) are declared;
+    /// no property list needs one.
+    func internalSubsetOffset() -> Int? {
+        let marker = Array("<!DOCTYPE".utf8)
+        guard count >= marker.count else { return nil }
+        var index = 0
+        while index + marker.count <= count {
+            if bytes[index] == marker[0], (0..<marker.count).allSatisfy({ bytes[index + $0] == marker[$0] }) {
+                var quote: UInt8? = nil
+                var cursor = index + marker.count
+                while cursor < count {
+                    let byte = bytes[cursor]
+                    if let open = quote {
+                        if byte == open { quote = nil }
+                    } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                        quote = byte
+                    } else if byte == UInt8(ascii: "[") {
+                        return cursor
+                    } else if byte == UInt8(ascii: ">") {
+                        break
+                    }
+                    cursor += 1
+                }
+                index = cursor
+            }
+            index += 1
+        }
+        return nil
+    }
+}

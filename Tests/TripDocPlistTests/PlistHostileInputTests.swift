@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+import TripDocCore
+import TripDocPlist
+
+/// Untrusted property lists: each attack is refused with a clear error, quickly and in bounded memory.
+@Suite struct PlistHostileInputTests {
+    static let prologue = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+
+        """
+
+    func readError(_ text: String) -> DocumentReadError? { readError(Data(text.utf8)) }
+
+    func readError(_ data: Data) -> DocumentReadError? {
+        do {
+            _ = try PlistFormat().readDocument(from: data, file: "bad.plist")
+            Issue.record("the document was read")
+            return nil
+        } catch let error as DocumentReadError {
+            return error
+        } catch {
+            Issue.record("unexpected error \(error)")
+            return nil
+        }
+    }
+
+    @Test func billionLaughsIsRefusedBeforeParsing() throws {
+        var entities = #"<!ENTITY lol "lol">"#
+        for level in 1...9 {
+            entities += "<!ENTITY lol\(level) \"" + String(repeating: "&lol\(level == 1 ? "" : String(level - 1));", count: 10) + "\">"
+        }
+        let text = """
+            <?xml version="1.0"?>
+            <!DOCTYPE plist [\(entities)]>
+            <plist version="1.0"><dict><key>header</key><string>&lol9;</string></dict></plist>
+            """
+        let error = try #require(readError(text))
+        #expect(error.message.contains("internal subset"))
+        #expect(error.location?.line == 2)
+    }
+
+    @Test func anExternalEntityToALocalFileIsRefused() throws {
+        let text = """
+            <?xml version="1.0"?>
+            <!DOCTYPE plist [ <!ENTITY secret SYSTEM "file:///etc/passwd"> ]>
+            <plist version="1.0"><dict><key>header</key><string>&secret;</string></dict></plist>
+            """
+        let error = try #require(readError(text))
+        #expect(error.message.contains("internal subset"))
+        #expect(!error.description.contains("root:"))
+    }
+
+    @Test func anUndeclaredEntityIsAnError() throws {
+        let error = try #require(readError(Self.prologue + "<plist version=\"1.0\"><dict><key>&secret;</key></dict></plist>"))
+        #expect(error.message.contains("&secret;"), "\(error)")
+        #expect(error.location?.line == 3)
+    }
+
+    @Test func hundredThousandNestedDictsAreRefused() throws {
+        let depth = 100_000
+        // Under "snapshots" ahead of the header, so the reader has to skip through them.
+        let text = Self.prologue + "<plist version=\"1.0\"><dict><key>snapshots</key>"
+            + String(repeating: "<dict><key>a</key>", count: depth) + "<true/>" + String(repeating: "</dict>", count: depth)
+            + "</dict></plist>"
+        let error = try #require(readError(text))
+        #expect(error.message.lowercased().contains("depth"), "\(error)")
+    }
+
+    @Test func aTruncatedFileIsRefused() throws {
+        let error = try #require(readError(Self.prologue + "<plist version=\"1.0\"><dict><key>header</key><dict><key>for"))
+        #expect(error.message.contains("not well-formed"), "\(error)")
+    }
+
+    @Test func invalidUTF8IsRefused() throws {
+        var bytes = Array((Self.prologue + "<plist version=\"1.0\"><dict><key>header</key><string>ab</string></dict></plist>").utf8)
+        bytes[bytes.firstIndex(of: UInt8(ascii: "b"))!] = 0xFF
+        let error = try #require(readError(Data(bytes)))
+        #expect(error.message.contains("not well-formed"), "\(error)")
+    }
+
+    @Test func wrongElementTypesAreNamed() throws {
+        let error = try #require(
+            readError(Self.prologue + "<plist version=\"1.0\"><dict><key>header</key><array/></dict></plist>"))
+        #expect(error.message == "expected a <dict>, found <array>" || error.message.contains("expected an object"), "\(error)")
+        #expect(error.keyPath == "header")
+    }
+
+    @Test func aRootThatIsNotAPlistIsNamed() throws {
+        let error = try #require(readError("<?xml version=\"1.0\"?><html><body/></html>"))
+        #expect(error.message.contains("expected a <plist> root element"))
+    }
+}
