@@ -21,7 +21,8 @@ public enum DateCoding {
         return Double(low)..<Double(high)
     }()
 
-    /// The ISO 8601 text of `date`, or `nil` when its year is outside 0001–9999 or it is not finite.
+    /// The ISO 8601 text of `date`, or `nil` when it has none: its year is outside 0001–9999, it
+    /// is not finite, it is `-0.0`, or (before 2001) no fraction of 17 digits gives it back.
     public static func string(from date: Date) -> String? {
         let interval = date.timeIntervalSinceReferenceDate
         guard interval.isFinite, representableSeconds.contains(interval),

@@ -87,15 +87,19 @@ public struct DocumentDecoder {
             throw failure(at: rootStart, in: reader, "the document has no 'schema' member")
         }
         if header.schemaVersion != schema.version {
-            throw failure(
+            var problem = failure(
                 at: sections["header"]!, in: reader,
                 "the header's schemaVersion \(header.schemaVersion) differs from the schema's version \(schema.version)")
+            problem.keyPath = ["schemaVersion", "header"]
+            throw problem
         }
         let entityNames = Set(schema.entities.map(\.name))
         for entity in header.nextPrimaryKeys.keys.sorted() where !entityNames.contains(entity) {
-            throw failure(
+            var problem = failure(
                 at: sections["header"]!, in: reader,
                 "the header's nextPrimaryKeys names '\(entity)', which is not an entity of the schema")
+            problem.keyPath = ["nextPrimaryKeys", "header"]
+            throw problem
         }
         if snapshots == nil, let snapshotsStart = sections["snapshots"] {
             reader.resume(at: snapshotsStart)
@@ -153,8 +157,9 @@ public struct DocumentDecoder {
                 try decodeObject(from: &reader, allowedKeys: nil) { entity, reader in
                     let valueStart = reader.bookmark
                     let value = try reader.readInt64()
-                    guard value >= 1 else {
-                        throw failure(at: valueStart, in: reader, "a next primary key must be at least 1, found \(value)")
+                    guard value >= 1, value < Int64.max else {
+                        throw failure(
+                            at: valueStart, in: reader, "a next primary key must be from 1 to 2^63-2, found \(value)")
                     }
                     nextPrimaryKeys[entity] = value
                 }

@@ -80,7 +80,14 @@ public struct DocumentEncoder {
         writer.key(EntityCodingPlan.identifierKey)
         writer.writeString(snapshot.persistentIdentifier.primaryKey)
         for property in plan.propertiesInKeyOrder {
-            guard let value = snapshot.values[property.name], value != .null else { continue }
+            guard let value = snapshot.values[property.name], value != .null else {
+                if case .attribute(_, let attribute) = property.kind, !attribute.isOptional {
+                    throw DocumentWriteError(
+                        identifier: snapshot.persistentIdentifier, property: property.name,
+                        message: "is nil but the attribute is not optional")
+                }
+                continue
+            }
             switch property.kind {
             case .attribute(let type, _):
                 guard value.fits(type) else {

@@ -28,7 +28,7 @@ public struct IntegrityChecker {
             }
         }
         var uniqueKeys: [String: [[String]: [[SnapshotValue]: PersistentIdentifier]]] = [:]
-        for snapshot in document.orderedSnapshots {
+        for snapshot in document.snapshots {
             let identifier = snapshot.persistentIdentifier
             guard let entity = entities[identifier.entityName] else {
                 problems.append(

@@ -37,6 +37,14 @@ public struct PersistentIdentifier: Hashable, Sendable, Codable {
         return PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: entityName, primaryKey: key)
     }
 
+    /// Hashes the entity and primary key only: identifiers in one document share their store,
+    /// so hashing its identifier (a 36-character UUID) for every lookup would buy nothing.
+    /// Equality still compares every part.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(entityName)
+        hasher.combine(primaryKey)
+    }
+
     /// A temporary identifier for a model that has been inserted but not saved, written
     /// `Trip-t1` in messages like SwiftData's talk writes it.
     public static func temporary(entityName: String, primaryKey: String = UUID().uuidString) -> PersistentIdentifier {

@@ -138,7 +138,7 @@ private struct SaveChangesWorkspace {
                 .map(\.persistentIdentifier.primaryKey).filter(PrimaryKeyOrder.isCanonicalNumber)
                 .compactMap { Int64($0) }.max() ?? 0) + 1
         var identifier = PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: entityName, primaryKey: String(next))
-        while byIdentifier[identifier] != nil {
+        while byIdentifier[identifier] != nil, next < Int64.max - 1 {
             next += 1
             identifier = PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: entityName, primaryKey: String(next))
         }
