@@ -224,6 +224,19 @@ import Testing
         #expect(piped.stdout.data(using: .utf8) == (try tripdoc.contents("trips.plist")))
     }
 
+    @Test func aHundredThousandNestedDictsAreRefusedWithExitTwo() throws {
+        let depth = 100_000
+        let text = "<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><dict><key>snapshots</key>"
+            + String(repeating: "<dict><key>a</key>", count: depth) + "<true/>" + String(repeating: "</dict>", count: depth)
+            + "</dict></plist>\n"
+        try Data(text.utf8).write(to: tripdoc.folder.appendingPathComponent("deep.plist"))
+        let outcome = try tripdoc.run("convert", "deep.plist", "out.json")
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.hasPrefix("tripdoc: error: deep.plist: line 2, column "), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("Excessive depth in document: 256"), "\(outcome.stderr)")
+        #expect(!tripdoc.exists("out.json"))
+    }
+
     @Test func aPlistIsRecognisedByItsContentsWhateverItsName() throws {
         #expect(try tripdoc.run("convert", "trips.plist", "renamed.json", "--to", "plist").status == 0)
         #expect(try tripdoc.run("show", "renamed.json", "--entity", "Trip").stdout.hasPrefix("Trip (2 of 2)"))
