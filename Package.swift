@@ -9,7 +9,8 @@ let package = Package(
         .executable(name: "tripdoc", targets: ["tripdoc"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // Schema, identifiers, snapshots, the DataStore protocols, the document model and the
@@ -21,8 +22,14 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // The XML property-list document format.
         .target(name: "TripDocPlist", dependencies: ["TripDocCore", "CLibXML2"]),
+        // libarchive, wrapped once (by TripDocBundle's ZipArchive).
+        .systemLibrary(name: "CLibArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+        // The zipped bundle document format: JSON entries in one zip archive.
+        .target(
+            name: "TripDocBundle",
+            dependencies: ["TripDocCore", "TripDocJSON", "CLibArchive", .product(name: "Crypto", package: "swift-crypto")]),
         // The umbrella module users import: `import TripDoc`.
-        .target(name: "TripDoc", dependencies: ["TripDocCore", "TripDocJSON", "TripDocPlist"]),
+        .target(name: "TripDoc", dependencies: ["TripDocCore", "TripDocJSON", "TripDocPlist", "TripDocBundle"]),
         // What the command-line tool does, as a library: sample, show, inspect, convert.
         .target(name: "TripDocKit", dependencies: ["TripDoc"]),
         // The command-line tool: argument parsing only.
@@ -44,6 +51,8 @@ let package = Package(
         .testTarget(
             name: "TripDocPlistTests", dependencies: ["TripDocPlist", "TripDocJSON", "TripDocTestSupport"],
             resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "TripDocBundleTests", dependencies: ["TripDocBundle", "TripDocPlist", "TripDocTestSupport"]),
         .testTarget(name: "TripDocKitTests", dependencies: ["TripDocKit", "TripDocTestSupport"]),
         .testTarget(
             name: "tripdocTests", dependencies: ["tripdoc"],

@@ -3,3 +3,4 @@
 @_exported import TripDocCore
 @_exported import TripDocJSON
 @_exported import TripDocPlist
+@_exported import TripDocBundle

@@ -10,8 +10,8 @@ import TripDocCore
 /// at the start is skipped. Errors carry the line and column.
 ///
 /// The reader borrows `bytes`; it must not outlive the buffer.
-struct JSONReader: StructuredReader {
-    struct Bookmark {
+public struct JSONReader: StructuredReader {
+    public struct Bookmark {
         var position: Int
         /// The last structural token: `{`, `[`, or `v` after a value or key.
         var last: UInt8
@@ -19,31 +19,38 @@ struct JSONReader: StructuredReader {
     }
 
     static let maximumDepth = 512
+    /// How a `Data` value kept in an external entry is written: `external:` and the entry's SHA-256.
+    public static let externalPrefix = "external:"
 
     private let bytes: UnsafeRawBufferPointer
     private var position = 0
     private var last: UInt8 = UInt8(ascii: "v")
     private var depth = 0
 
-    init(bytes: UnsafeRawBufferPointer) {
+    /// Resolves a `Data` value written as `external:<sha256>` (the bundle's external entries);
+    /// without it such text is not base64 and is refused.
+    public var externalDataResolver: ((String) throws -> Data)?
+
+    /// A reader over `bytes`, which must outlive it.
+    public init(bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { position = 3 }
     }
 
-    var bookmark: Bookmark {
+    public var bookmark: Bookmark {
         mutating get {
             skipWhitespace()
             return Bookmark(position: position, last: last, depth: depth)
         }
     }
 
-    mutating func resume(at bookmark: Bookmark) {
+    public mutating func resume(at bookmark: Bookmark) {
         position = bookmark.position
         last = bookmark.last
         depth = bookmark.depth
     }
 
-    func location(of bookmark: Bookmark) -> SourceLocation { location(at: bookmark.position) }
+    public func location(of bookmark: Bookmark) -> SourceLocation { location(at: bookmark.position) }
 
     /// The line and column (in Unicode scalars) of a byte offset.
     func location(at offset: Int) -> SourceLocation {
@@ -113,7 +120,7 @@ struct JSONReader: StructuredReader {
         return position < bytes.count ? bytes[position] : nil
     }
 
-    mutating func peekKind() throws -> StructuredValueKind {
+    public mutating func peekKind() throws -> StructuredValueKind {
         guard let byte = peekByte() else { throw error("unexpected end of file: the document is cut short") }
         switch byte {
         case UInt8(ascii: "{"): return .object
@@ -140,10 +147,10 @@ struct JSONReader: StructuredReader {
         last = byte
     }
 
-    mutating func beginObject() throws { try enter(UInt8(ascii: "{"), kind: "an object") }
-    mutating func beginArray() throws { try enter(UInt8(ascii: "["), kind: "an array") }
+    public mutating func beginObject() throws { try enter(UInt8(ascii: "{"), kind: "an object") }
+    public mutating func beginArray() throws { try enter(UInt8(ascii: "["), kind: "an array") }
 
-    mutating func nextKey() throws -> String? {
+    public mutating func nextKey() throws -> String? {
         guard let byte = peekByte() else { throw error("unexpected end of file inside an object") }
         if byte == UInt8(ascii: "}") {
             position += 1
@@ -168,7 +175,7 @@ struct JSONReader: StructuredReader {
         return key
     }
 
-    mutating func nextElement() throws -> Bool {
+    public mutating func nextElement() throws -> Bool {
         guard let byte = peekByte() else { throw error("unexpected end of file inside an array") }
         if byte == UInt8(ascii: "]") {
             position += 1
@@ -185,7 +192,7 @@ struct JSONReader: StructuredReader {
         return true
     }
 
-    mutating func skipValue() throws {
+    public mutating func skipValue() throws {
         switch try peekKind() {
         case .object:
             try beginObject()
@@ -205,7 +212,7 @@ struct JSONReader: StructuredReader {
         last = UInt8(ascii: "v")
     }
 
-    mutating func finish() throws {
+    public mutating func finish() throws {
         skipWhitespace()
         guard position == bytes.count else {
             throw error("unexpected \(foundDescription()) after the end of the document")
@@ -223,7 +230,7 @@ struct JSONReader: StructuredReader {
         position += count
     }
 
-    mutating func readBool() throws -> Bool {
+    public mutating func readBool() throws -> Bool {
         switch peekByte() {
         case UInt8(ascii: "t"):
             try readLiteral("true")
@@ -236,7 +243,7 @@ struct JSONReader: StructuredReader {
         }
     }
 
-    mutating func readString() throws -> String {
+    public mutating func readString() throws -> String {
         guard peekByte() == UInt8(ascii: "\"") else { throw wrongValue("a string") }
         return try scanString(decode: true)!
     }
@@ -393,7 +400,7 @@ struct JSONReader: StructuredReader {
         return token
     }
 
-    mutating func readInt64() throws -> Int64 {
+    public mutating func readInt64() throws -> Int64 {
         let token = try integerToken("Int64")
         var value: Int64 = 0
         for index in (token.start + (token.isNegative ? 1 : 0))..<token.end {
@@ -409,7 +416,7 @@ struct JSONReader: StructuredReader {
         return value
     }
 
-    mutating func readUInt64() throws -> UInt64 {
+    public mutating func readUInt64() throws -> UInt64 {
         let token = try integerToken("UInt64")
         guard !token.isNegative || (token.end - token.start == 2 && bytes[token.start + 1] == UInt8(ascii: "0")) else {
             throw wrongValue("", at: token.start, message: "expected an unsigned integer, found a negative number")
@@ -434,7 +441,7 @@ struct JSONReader: StructuredReader {
         return (text, token.start)
     }
 
-    mutating func readDouble() throws -> Double {
+    public mutating func readDouble() throws -> Double {
         let (text, start) = try numberText()
         guard let value = Double(text), value.isFinite else {
             throw wrongValue("", at: start, message: "the number \(text) is too large for a Double")
@@ -442,7 +449,7 @@ struct JSONReader: StructuredReader {
         return value
     }
 
-    mutating func readFloat() throws -> Float {
+    public mutating func readFloat() throws -> Float {
         let (text, start) = try numberText()
         guard let value = Float(text), value.isFinite else {
             throw wrongValue("", at: start, message: "the number \(text) is too large for a Float")
@@ -450,9 +457,18 @@ struct JSONReader: StructuredReader {
         return value
     }
 
-    mutating func readData() throws -> Data {
+    public mutating func readData() throws -> Data {
         let start = bookmark.position
         let text = try readString()
+        if let externalDataResolver, text.hasPrefix(Self.externalPrefix) {
+            do {
+                return try externalDataResolver(String(text.dropFirst(Self.externalPrefix.count)))
+            } catch let failure as StructuredReadError {
+                throw failure
+            } catch {
+                throw wrongValue("", at: start, message: "\(error)")
+            }
+        }
         // Only canonical base64 (padded, zero padding bits) reads, so that each value has one spelling.
         guard let data = Data(base64Encoded: text), data.base64EncodedString() == text else {
             throw wrongValue(
@@ -461,7 +477,7 @@ struct JSONReader: StructuredReader {
         return data
     }
 
-    mutating func readDate() throws -> Date {
+    public mutating func readDate() throws -> Date {
         throw wrongValue("a date")
     }
 }

@@ -3,9 +3,9 @@ import TripDocCore
 
 /// Writes the shared coding's calls as JSON text: two-space indentation, and containers nested
 /// ``compactLevel`` deep or deeper (a snapshot, a schema entity) on one line.
-struct JSONWriter: StructuredWriter {
+public struct JSONWriter: StructuredWriter {
     /// The bytes written so far.
-    private(set) var bytes: [UInt8] = []
+    public private(set) var bytes: [UInt8] = []
     /// Containers at this nesting level or deeper are written on one line.
     let compactLevel: Int
 
@@ -14,7 +14,12 @@ struct JSONWriter: StructuredWriter {
     /// Set after a key: the next value follows the colon directly.
     private var afterKey = false
 
-    init(compactLevel: Int = 3, capacity: Int = 1 << 16) {
+    /// Keeps the bytes of an `.externalStorage` attribute apart and returns the name to write
+    /// after `external:`; without it such bytes are written inline as base64.
+    public var externalDataSink: ((Data) -> String)?
+
+    /// A writer that puts containers nested `compactLevel` deep on one line.
+    public init(compactLevel: Int = 3, capacity: Int = 1 << 16) {
         self.compactLevel = compactLevel
         bytes.reserveCapacity(capacity)
     }
@@ -53,12 +58,12 @@ struct JSONWriter: StructuredWriter {
         if hasContent.isEmpty { bytes.append(UInt8(ascii: "\n")) }
     }
 
-    mutating func beginObject() { open(UInt8(ascii: "{")) }
-    mutating func endObject() { close(UInt8(ascii: "}")) }
-    mutating func beginArray() { open(UInt8(ascii: "[")) }
-    mutating func endArray() { close(UInt8(ascii: "]")) }
+    public mutating func beginObject() { open(UInt8(ascii: "{")) }
+    public mutating func endObject() { close(UInt8(ascii: "}")) }
+    public mutating func beginArray() { open(UInt8(ascii: "[")) }
+    public mutating func endArray() { close(UInt8(ascii: "]")) }
 
-    mutating func key(_ key: String) {
+    public mutating func key(_ key: String) {
         startItem()
         appendQuoted(key)
         bytes.append(UInt8(ascii: ":"))
@@ -66,42 +71,50 @@ struct JSONWriter: StructuredWriter {
         afterKey = true
     }
 
-    mutating func writeBool(_ value: Bool) {
+    public mutating func writeBool(_ value: Bool) {
         startItem()
         bytes.append(contentsOf: value ? Array("true".utf8) : Array("false".utf8))
     }
 
-    mutating func writeInt(_ value: Int64) {
+    public mutating func writeInt(_ value: Int64) {
         startItem()
         bytes.append(contentsOf: String(value).utf8)
     }
 
-    mutating func writeUInt(_ value: UInt64) {
+    public mutating func writeUInt(_ value: UInt64) {
         startItem()
         bytes.append(contentsOf: String(value).utf8)
     }
 
-    mutating func writeDouble(_ value: Double) {
+    public mutating func writeDouble(_ value: Double) {
         startItem()
         // Swift prints the shortest digits that read back as the same double: 0.1, 1e+300, -0.0.
         bytes.append(contentsOf: value.description.utf8)
     }
 
-    mutating func writeFloat(_ value: Float) {
+    public mutating func writeFloat(_ value: Float) {
         startItem()
         bytes.append(contentsOf: value.description.utf8)
     }
 
-    mutating func writeString(_ value: String) {
+    public mutating func writeString(_ value: String) {
         startItem()
         appendQuoted(value)
     }
 
-    mutating func writeData(_ value: Data) {
+    public mutating func writeData(_ value: Data) {
         startItem()
         bytes.append(UInt8(ascii: "\""))
         bytes.append(contentsOf: value.base64EncodedString().utf8)
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    public mutating func writeData(_ value: Data, externalStorage: Bool) {
+        guard externalStorage, let externalDataSink else {
+            writeData(value)
+            return
+        }
+        writeString(JSONReader.externalPrefix + externalDataSink(value))
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)

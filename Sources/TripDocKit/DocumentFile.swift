@@ -26,7 +26,11 @@ public struct DocumentFile {
     /// - Throws: ``FileReadError``, ``TripDocError/unrecognizedFormat(path:start:)`` or
     ///   ``DocumentReadError``.
     public static func read(_ path: String) throws -> DocumentFile {
-        let data = try DocumentFileReader.contents(of: path)
+        try read(DocumentFileReader.contents(of: path), path: path)
+    }
+
+    /// Reads the document in `data`, which came from `path`.
+    public static func read(_ data: Data, path: String) throws -> DocumentFile {
         guard let format = DocumentFormats.recognizing(data) else {
             throw TripDocError.unrecognizedFormat(path: path, start: describeStart(of: data))
         }

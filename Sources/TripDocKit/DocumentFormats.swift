@@ -4,7 +4,7 @@ import TripDoc
 /// The document formats tripdoc knows, and how it picks one for a file.
 public enum DocumentFormats {
     /// Every format, in the order they are tried when recognising a file.
-    public static let all: [any DocumentFormat] = [JSONFormat(), PlistFormat()]
+    public static let all: [any DocumentFormat] = [JSONFormat(), PlistFormat(), BundleFormat()]
 
     /// The format called `name` (`json`), or `nil`.
     public static func named(_ name: String) -> (any DocumentFormat)? {

@@ -34,6 +34,19 @@ public struct InspectionReport: Codable, Hashable, Sendable {
     public var snapshots: Int
     public var historyTransactions: Int
     public var problems: [Problem]
+    /// For an archive format (the bundle), each entry with its sizes, CRC and digest status.
+    public var entries: [ArchiveEntryReport]?
+
+    /// Reads and inspects the document at `path` (standard input for `-`).
+    public static func inspect(path: String) throws -> InspectionReport {
+        let data = try DocumentFileReader.contents(of: path)
+        let file = try DocumentFile.read(data, path: path)
+        var report = InspectionReport(file)
+        if let archive = file.format as? any ArchiveInspecting {
+            report.entries = try archive.entryReports(of: data, file: path)
+        }
+        return report
+    }
 
     /// Inspects a document read from a file.
     public init(_ file: DocumentFile) {
@@ -92,6 +105,20 @@ public struct InspectionReport: Codable, Hashable, Sendable {
             }
             for constraint in entity.uniquenessConstraints {
                 lines.append("    unique:        " + constraint.joined(separator: ", "))
+            }
+        }
+        if let entries {
+            lines.append("")
+            lines.append("Archive entries:")
+            let nameWidth = max(4, entries.map(\.name.count).max() ?? 0)
+            lines.append(
+                "  " + "name".padding(toLength: nameWidth, withPad: " ", startingAt: 0)
+                    + "        size  compressed   ratio  crc  digest")
+            for entry in entries {
+                lines.append(
+                    "  " + entry.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
+                        + String(format: "  %10d  %10d  %6.2f  %@  %@", entry.size, entry.compressedSize, entry.ratio,
+                            entry.crc.padding(toLength: 3, withPad: " ", startingAt: 0), entry.digest))
             }
         }
         lines.append("")

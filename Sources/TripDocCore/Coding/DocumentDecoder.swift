@@ -18,8 +18,83 @@ public struct DocumentDecoder {
     ///
     /// - Throws: ``DocumentReadError``.
     public func decode<R: StructuredReader>(from reader: inout R, file: String) throws -> Document {
+        try reported(file: file) { try decodeDocument(from: &reader) }
+    }
+
+    // MARK: Sections, for formats that keep them apart (the bundle's entries)
+
+    /// Reads a header object that is the whole of its input (`prefix` starts the key path).
+    public func decodeHeader<R: StructuredReader>(from reader: inout R, file: String, keyPath prefix: String = "header")
+        throws -> DocumentHeader
+    {
+        try reported(file: file) {
+            let header = try within(prefix) { try decodeHeader(from: &reader) }
+            try reader.finish()
+            return header
+        }
+    }
+
+    /// Reads and validates a schema object that is the whole of its input.
+    public func decodeSchema<R: StructuredReader>(from reader: inout R, file: String, keyPath prefix: String = "schema")
+        throws -> Schema
+    {
+        try reported(file: file) {
+            let schema = try within(prefix) { try decodeSchema(from: &reader) }
+            try reader.finish()
+            return schema
+        }
+    }
+
+    /// Reads an array of snapshots of one entity that is the whole of its input.
+    public func decodeSnapshots<R: StructuredReader>(
+        of entity: Schema.Entity, from reader: inout R, storeIdentifier: String, file: String, keyPath prefix: String
+    ) throws -> [DefaultSnapshot] {
+        try reported(file: file) {
+            var snapshots: [DefaultSnapshot] = []
+            try within(prefix) {
+                try decodeEntitySnapshots(
+                    into: &snapshots, from: &reader, plan: EntityCodingPlan(entity), storeIdentifier: storeIdentifier)
+            }
+            try reader.finish()
+            return snapshots
+        }
+    }
+
+    /// Checks that a header agrees with its schema: the same schema version, and sequences
+    /// only for entities the schema has.
+    ///
+    /// - Throws: ``DocumentReadError`` naming `file` and the header's key path.
+    public func checkHeader(_ header: DocumentHeader, against schema: Schema, file: String, location: SourceLocation?)
+        throws
+    {
+        if let message = Self.headerProblem(header, schema: schema) {
+            throw DocumentReadError(
+                file: file, location: location, keyPath: message.keyPath, message: message.text,
+                hint: "Fix the value in the file, or restore the document from a copy")
+        }
+    }
+
+    static func headerProblem(_ header: DocumentHeader, schema: Schema) -> (keyPath: String, text: String)? {
+        if header.schemaVersion != schema.version {
+            return (
+                "header.schemaVersion",
+                "the header's schemaVersion \(header.schemaVersion) differs from the schema's version \(schema.version)"
+            )
+        }
+        let entityNames = Set(schema.entities.map(\.name))
+        for entity in header.nextPrimaryKeys.keys.sorted() where !entityNames.contains(entity) {
+            return (
+                "header.nextPrimaryKeys",
+                "the header's nextPrimaryKeys names '\(entity)', which is not an entity of the schema"
+            )
+        }
+        return nil
+    }
+
+    /// Runs `body`, turning failures into ``DocumentReadError``s that name `file`.
+    private func reported<T>(file: String, _ body: () throws -> T) throws -> T {
         do {
-            return try decodeDocument(from: &reader)
+            return try body()
         } catch let failure as DocumentDecodingFailure {
             throw DocumentReadError(
                 file: file, location: failure.location, keyPath: failure.pathString(), message: failure.message,
@@ -86,20 +161,10 @@ public struct DocumentDecoder {
         guard let schema else {
             throw failure(at: rootStart, in: reader, "the document has no 'schema' member")
         }
-        if header.schemaVersion != schema.version {
-            var problem = failure(
-                at: sections["header"]!, in: reader,
-                "the header's schemaVersion \(header.schemaVersion) differs from the schema's version \(schema.version)")
-            problem.keyPath = ["schemaVersion", "header"]
-            throw problem
-        }
-        let entityNames = Set(schema.entities.map(\.name))
-        for entity in header.nextPrimaryKeys.keys.sorted() where !entityNames.contains(entity) {
-            var problem = failure(
-                at: sections["header"]!, in: reader,
-                "the header's nextPrimaryKeys names '\(entity)', which is not an entity of the schema")
-            problem.keyPath = ["nextPrimaryKeys", "header"]
-            throw problem
+        if let problem = Self.headerProblem(header, schema: schema) {
+            var failure = failure(at: sections["header"]!, in: reader, problem.text)
+            failure.keyPath = problem.keyPath.split(separator: ".").reversed().map(String.init)
+            throw failure
         }
         if snapshots == nil, let snapshotsStart = sections["snapshots"] {
             reader.resume(at: snapshotsStart)
@@ -192,18 +257,25 @@ public struct DocumentDecoder {
                     "snapshots of '\(entityName)', which is not an entity of the schema ("
                         + schema.entities.map(\.name).joined(separator: ", ") + ")")
             }
-            try expect(.array, in: &reader)
-            try reader.beginArray()
-            var index = 0
-            while try reader.nextElement() {
-                let snapshot = try within("[\(index)]") {
-                    try decodeSnapshot(from: &reader, plan: plan, storeIdentifier: storeIdentifier)
-                }
-                snapshots.append(snapshot)
-                index += 1
-            }
+            try decodeEntitySnapshots(into: &snapshots, from: &reader, plan: plan, storeIdentifier: storeIdentifier)
         }
         return snapshots
+    }
+
+    /// Reads one entity's array of snapshots, appending them to `snapshots`.
+    private func decodeEntitySnapshots<R: StructuredReader>(
+        into snapshots: inout [DefaultSnapshot], from reader: inout R, plan: EntityCodingPlan, storeIdentifier: String
+    ) throws {
+        try expect(.array, in: &reader)
+        try reader.beginArray()
+        var index = 0
+        while try reader.nextElement() {
+            let snapshot = try within("[\(index)]") {
+                try decodeSnapshot(from: &reader, plan: plan, storeIdentifier: storeIdentifier)
+            }
+            snapshots.append(snapshot)
+            index += 1
+        }
     }
 
     private func decodeSnapshot<R: StructuredReader>(

@@ -54,22 +54,39 @@ public struct DocumentEncoder {
         _ snapshots: [DefaultSnapshot], schema: Schema, to writer: inout W
     ) throws {
         let ordered = snapshots.sorted { $0.persistentIdentifier < $1.persistentIdentifier }
-        var index = 0
         writer.beginObject()
-        for entity in schema.entities.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }) {
-            let plan = EntityCodingPlan(entity)
+        for (entity, slice) in Self.groupedByEntity(ordered, schema: schema) {
             writer.key(entity.name)
-            writer.beginArray()
+            try encodeEntitySnapshots(slice, of: entity, to: &writer)
+        }
+        writer.endObject()
+    }
+
+    /// Writes one entity's snapshots as an array, in the order given (document order is by
+    /// primary key; see ``PersistentIdentifier``'s `<`).
+    public func encodeEntitySnapshots<W: StructuredWriter>(
+        _ snapshots: ArraySlice<DefaultSnapshot>, of entity: Schema.Entity, to writer: inout W
+    ) throws {
+        let plan = EntityCodingPlan(entity)
+        writer.beginArray()
+        for snapshot in snapshots { try encodeSnapshot(snapshot, plan: plan, to: &writer) }
+        writer.endArray()
+    }
+
+    /// Each entity of `schema` (in byte order of names) with its run of `ordered` snapshots,
+    /// which must be sorted by identifier. Snapshots of entities the schema lacks are skipped.
+    public static func groupedByEntity(_ ordered: [DefaultSnapshot], schema: Schema)
+        -> [(entity: Schema.Entity, snapshots: ArraySlice<DefaultSnapshot>)]
+    {
+        var index = 0
+        return schema.entities.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }).map { entity in
             while index < ordered.count, ordered[index].entityName.utf8.lexicographicallyPrecedes(entity.name.utf8) {
                 index += 1
             }
-            while index < ordered.count, ordered[index].entityName == entity.name {
-                try encodeSnapshot(ordered[index], plan: plan, to: &writer)
-                index += 1
-            }
-            writer.endArray()
+            let start = index
+            while index < ordered.count, ordered[index].entityName == entity.name { index += 1 }
+            return (entity, ordered[start..<index])
         }
-        writer.endObject()
     }
 
     /// Writes one snapshot object: `$id`, then each non-nil property in key order.
@@ -89,14 +106,18 @@ public struct DocumentEncoder {
                 continue
             }
             switch property.kind {
-            case .attribute(let type, _):
+            case .attribute(let type, let attribute):
                 guard value.fits(type) else {
                     throw DocumentWriteError(
                         identifier: snapshot.persistentIdentifier, property: property.name,
                         message: "holds \(value.kindDescription), expected \(type.name)")
                 }
                 writer.key(property.name)
-                encodeValue(value, as: type, to: &writer)
+                if attribute.usesExternalStorage, case .data(let data) = value {
+                    writer.writeData(data, externalStorage: true)
+                } else {
+                    encodeValue(value, as: type, to: &writer)
+                }
             case .toOne(let destination):
                 guard case .reference(let target) = value, target.entityName == destination else {
                     throw DocumentWriteError(

@@ -22,4 +22,11 @@ public protocol StructuredWriter {
     mutating func writeString(_ value: String)
     /// Bytes: a format writes them natively (`<data>`) or as base64 text.
     mutating func writeData(_ value: Data)
+    /// The bytes of an attribute marked `.externalStorage`: a format that can keep them apart
+    /// (the bundle's entries) does; others write them like any data.
+    mutating func writeData(_ value: Data, externalStorage: Bool)
+}
+
+extension StructuredWriter {
+    public mutating func writeData(_ value: Data, externalStorage: Bool) { writeData(value) }
 }

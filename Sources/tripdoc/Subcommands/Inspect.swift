@@ -7,7 +7,9 @@ extension TripDocCommand {
         static let configuration = CommandConfiguration(
             abstract: "Describe a document and check its integrity.",
             discussion: """
-                Prints the format, store identifier, schema, snapshot counts and every integrity \
+                Prints the format, store identifier, schema, snapshot counts, the entries of a \
+                bundle (name, size, compressed size, ratio, CRC and manifest digest, all verified) \
+                and every integrity \
                 problem: duplicate identifiers, dangling references, relationships whose inverse \
                 disagrees, values that do not fit the schema, uniqueness violations. Problems are \
                 reported, not errors: the exit status is 0 when the document could be read.
@@ -15,7 +17,8 @@ extension TripDocCommand {
                 --json prints an object with at least: file, size, format, formatVersion, \
                 storeIdentifier, schemaVersion, generator, entities, counts (entity name to \
                 number of snapshots), snapshots, historyTransactions, problems (objects with kind, \
-                identifier, property, message).
+                identifier, property, message), and for a bundle entries (objects with name, \
+                size, compressedSize, ratio, crc, digest).
 
                 Examples:
                   tripdoc inspect trips.json
@@ -29,7 +32,7 @@ extension TripDocCommand {
         var json = false
 
         func run() throws {
-            let report = InspectionReport(try DocumentFile.read(file))
+            let report = try InspectionReport.inspect(path: file)
             if json {
                 FileHandle.standardOutput.write(try report.jsonData())
             } else {

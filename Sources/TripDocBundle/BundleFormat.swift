@@ -1,0 +1,199 @@
+import Crypto
+import Foundation
+import TripDocCore
+import TripDocJSON
+
+/// The zipped bundle document format: one zip archive holding a manifest, the header, the
+/// schema, one entry of snapshots per entity and, as content-addressed entries of their own, the
+/// values of `.externalStorage` attributes (docs/FORMATS.md). Entries use the JSON encoding of
+/// the shared coding. Any zip tool can list and extract it.
+public struct BundleFormat: DocumentFormat, ArchiveInspecting {
+    /// The caps enforced when reading.
+    public var limits: BundleLimits
+
+    /// Creates the format.
+    public init(limits: BundleLimits = .standard) {
+        self.limits = limits
+    }
+
+    public var name: String { "bundle" }
+    public var fileExtensions: [String] { ["tripbundle"] }
+    public var signatureDescription: String { "a zipped bundle (starting with 'PK')" }
+
+    static let headerEntry = "header.json"
+    static let schemaEntry = "schema.json"
+    static let snapshotsFolder = "snapshots/"
+    static let externalFolder = "external/"
+
+    /// A zip archive starts with a local file header (`PK\u{3}\u{4}`), or is empty (`PK\u{5}\u{6}`).
+    public func recognizes(_ prefix: Data) -> Bool {
+        prefix.starts(with: [0x50, 0x4B, 0x03, 0x04]) || prefix.starts(with: [0x50, 0x4B, 0x05, 0x06])
+    }
+
+    // MARK: Writing
+
+    private final class ExternalValues {
+        var byDigest: [String: Data] = [:]
+    }
+
+    public func writeDocument(_ document: Document) throws -> Data {
+        let encoder = DocumentEncoder()
+        var entries: [ZipArchive.Entry] = []
+
+        var header = JSONWriter(compactLevel: 1)
+        encoder.encodeHeader(document.header, to: &header)
+        entries.append(.init(name: Self.headerEntry, data: Data(header.bytes)))
+
+        var schema = JSONWriter(compactLevel: 2)
+        encoder.encodeSchema(document.schema, to: &schema)
+        entries.append(.init(name: Self.schemaEntry, data: Data(schema.bytes)))
+
+        let external = ExternalValues()
+        for (entity, snapshots) in DocumentEncoder.groupedByEntity(document.orderedSnapshots, schema: document.schema) {
+            var writer = JSONWriter(compactLevel: 1, capacity: max(1 << 12, snapshots.count * 160))
+            writer.externalDataSink = { data in
+                let digest = Self.sha256(data)
+                external.byDigest[digest] = data
+                return digest
+            }
+            try encoder.encodeEntitySnapshots(snapshots, of: entity, to: &writer)
+            entries.append(.init(name: Self.snapshotsFolder + entity.name + ".json", data: Data(writer.bytes)))
+        }
+        for (digest, data) in external.byDigest.sorted(by: { $0.key < $1.key }) {
+            entries.append(.init(name: Self.externalFolder + digest, data: data))
+        }
+
+        let manifest = BundleManifest(
+            format: BundleManifest.format, formatVersion: BundleManifest.currentFormatVersion,
+            storeIdentifier: document.storeIdentifier, schemaVersion: document.schema.version.description,
+            entries: entries.map { .init(name: $0.name, size: $0.data.count, sha256: Self.sha256($0.data)) })
+        entries.insert(.init(name: BundleManifest.entryName, data: try manifest.encoded()), at: 0)
+        return try ZipArchive.archive(entries)
+    }
+
+    static func sha256(_ data: Data) -> String {
+        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+    }
+
+    // MARK: Reading
+
+    public func readDocument(from data: Data, file: String) throws -> Document {
+        let contents = try verifiedEntries(of: data, file: file).contents
+        let decoder = DocumentDecoder()
+
+        func entry(_ name: String) throws -> Data {
+            guard let data = contents[name] else {
+                throw DocumentReadError(
+                    file: file, location: SourceLocation(entry: name), message: "the bundle has no entry \(name)",
+                    hint: "The file is damaged or is not a tripdoc bundle")
+            }
+            return data
+        }
+
+        /// Runs `read` over the JSON of entry `name`, placing errors in that entry.
+        func readJSON<T>(_ name: String, _ read: (inout JSONReader) throws -> T) throws -> T {
+            try entry(name).withUnsafeBytes { bytes in
+                var reader = JSONReader(bytes: bytes)
+                reader.externalDataResolver = { digest in
+                    guard let value = contents[Self.externalFolder + digest] else {
+                        throw StructuredReadError(
+                            location: SourceLocation(),
+                            message: "the value is kept in \(Self.externalFolder)\(digest), which the bundle does not hold",
+                            isMalformed: false)
+                    }
+                    return value
+                }
+                do {
+                    return try read(&reader)
+                } catch var error as DocumentReadError {
+                    var location = error.location ?? SourceLocation()
+                    location.entry = name
+                    error.location = location
+                    throw error
+                }
+            }
+        }
+
+        let header = try readJSON(Self.headerEntry) { try decoder.decodeHeader(from: &$0, file: file) }
+        let schema = try readJSON(Self.schemaEntry) { try decoder.decodeSchema(from: &$0, file: file) }
+        try decoder.checkHeader(header, against: schema, file: file, location: SourceLocation(entry: Self.headerEntry))
+
+        var snapshots: [DefaultSnapshot] = []
+        let entityEntries = Set(schema.entities.map { Self.snapshotsFolder + $0.name + ".json" })
+        for name in contents.keys.sorted() where name.hasPrefix(Self.snapshotsFolder) && !entityEntries.contains(name) {
+            throw DocumentReadError(
+                file: file, location: SourceLocation(entry: name),
+                message: "the entry holds snapshots of an entity the schema does not have",
+                hint: "The file is damaged or is not a tripdoc bundle")
+        }
+        for entity in schema.entities {
+            let name = Self.snapshotsFolder + entity.name + ".json"
+            snapshots += try readJSON(name) {
+                try decoder.decodeSnapshots(
+                    of: entity, from: &$0, storeIdentifier: header.storeIdentifier, file: file,
+                    keyPath: "snapshots.\(entity.name)")
+            }
+        }
+        return Document(header: header, schema: schema, snapshots: snapshots)
+    }
+
+    public func entryReports(of data: Data, file: String) throws -> [ArchiveEntryReport] {
+        let verified = try verifiedEntries(of: data, file: file)
+        let directory = try ZipCentralDirectory(data)
+        return directory.records.filter { !$0.isDirectory }.map { record in
+            ArchiveEntryReport(
+                name: record.name, size: record.uncompressedSize, compressedSize: record.compressedSize, crc: "ok",
+                digest: record.name == BundleManifest.entryName ? "unlisted" : (verified.listed.contains(record.name) ? "ok" : "unlisted"))
+        }
+    }
+
+    /// The archive's entries by name, checked against the limits, their CRCs and the manifest:
+    /// every listed entry present with its size and SHA-256, nothing unlisted.
+    private func verifiedEntries(of data: Data, file: String) throws -> (contents: [String: Data], listed: Set<String>) {
+        func refuse(_ entry: String?, _ message: String) -> DocumentReadError {
+            DocumentReadError(
+                file: file, location: entry.map { SourceLocation(entry: $0) }, message: message,
+                hint: "The file is damaged, was changed by hand, or is not a tripdoc bundle")
+        }
+        let entries: [ZipArchive.Entry]
+        do {
+            entries = try ZipArchive.entries(of: data, limits: limits)
+        } catch let error as ZipArchiveError {
+            throw refuse(error.entry, error.description)
+        }
+        var contents: [String: Data] = [:]
+        for entry in entries { contents[entry.name] = entry.data }
+        guard let manifestData = contents[BundleManifest.entryName] else {
+            throw refuse(BundleManifest.entryName, "the bundle has no manifest.json")
+        }
+        let manifest: BundleManifest
+        do {
+            manifest = try JSONDecoder().decode(BundleManifest.self, from: manifestData)
+        } catch {
+            throw refuse(BundleManifest.entryName, "the manifest is not valid: \(error)")
+        }
+        guard manifest.format == BundleManifest.format else {
+            throw refuse(BundleManifest.entryName, "the manifest's format is '\(manifest.format)', expected '\(BundleManifest.format)'")
+        }
+        guard manifest.formatVersion >= 1, manifest.formatVersion <= BundleManifest.currentFormatVersion else {
+            throw refuse(
+                BundleManifest.entryName,
+                "bundle format version \(manifest.formatVersion) is not one this tripdoc reads (1 to "
+                    + "\(BundleManifest.currentFormatVersion)); a newer tripdoc may read it")
+        }
+        var listed: Set<String> = []
+        for entry in manifest.entries {
+            guard listed.insert(entry.name).inserted else { throw refuse(entry.name, "the manifest lists the entry twice") }
+            guard let data = contents[entry.name] else {
+                throw refuse(entry.name, "the manifest lists the entry, but the archive does not hold it")
+            }
+            guard data.count == entry.size, Self.sha256(data) == entry.sha256.lowercased() else {
+                throw refuse(entry.name, "the entry's contents do not match the SHA-256 digest in the manifest")
+            }
+        }
+        for name in contents.keys.sorted() where name != BundleManifest.entryName && !listed.contains(name) {
+            throw refuse(name, "the archive holds an entry the manifest does not list")
+        }
+        return (contents, listed)
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+
+/// `manifest.json`, the first entry of a bundle: what the bundle is and a SHA-256 digest of
+/// every other entry, so that a damaged or tampered bundle is caught entry by entry.
+struct BundleManifest: Codable, Equatable {
+    static let entryName = "manifest.json"
+    static let format = "tripdoc-bundle"
+    static let currentFormatVersion = 1
+
+    struct Entry: Codable, Equatable {
+        var name: String
+        var size: Int
+        var sha256: String
+    }
+
+    var format: String
+    var formatVersion: Int
+    var storeIdentifier: String
+    var schemaVersion: String
+    var entries: [Entry]
+
+    func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self) + Data("\n".utf8)
+    }
+}

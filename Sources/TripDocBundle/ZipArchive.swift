@@ -1,0 +1,219 @@
+import CLibArchive
+import Foundation
+import TripDocCore
+
+/// The one place tripdoc calls libarchive: writing a zip archive into memory, and reading one's
+/// entries into memory under limits.
+///
+/// libarchive checks nothing when entries are read into memory rather than extracted, so this
+/// type does: it refuses absolute paths, `..` components, backslashes, symbolic links and
+/// duplicate names, checks each entry's declared size and compression ratio (from the central
+/// directory, ``ZipCentralDirectory``) before inflating it, and counts the bytes it inflates.
+/// Only the zip format is enabled. Nothing is ever written to disk.
+enum ZipArchive {
+    /// One file inside an archive.
+    struct Entry: Equatable {
+        var name: String
+        var data: Data
+    }
+
+    /// The modification time of every entry: the Unix epoch, which every zip tool shows as
+    /// 1980-01-01 00:00 (the earliest DOS time) whatever the time zone, so bytes are the same
+    /// on every machine.
+    static let entryTime: time_t = 0
+
+    // MARK: Writing
+
+    private final class Output {
+        var bytes: [UInt8] = []
+    }
+
+    /// A zip archive holding `entries` in order, deflated, with fixed times and permissions.
+    static func archive(_ entries: [Entry]) throws -> Data {
+        guard let archive = archive_write_new() else { throw ZipArchiveError.libarchive("cannot start writing") }
+        defer { archive_write_free(archive) }
+        let output = Output()
+        try check(archive_write_set_format_zip(archive), archive)
+        try check(archive_write_zip_set_compression_deflate(archive), archive)
+        // No blocking: libarchive would otherwise pad the output to 10 KiB blocks.
+        try check(archive_write_set_bytes_per_block(archive, 0), archive)
+        try check(
+            archive_write_open2(
+                archive, Unmanaged.passUnretained(output).toOpaque(), nil,
+                { _, context, buffer, length in
+                    guard let context, let buffer else { return -1 }
+                    let output = Unmanaged<Output>.fromOpaque(context).takeUnretainedValue()
+                    output.bytes.append(contentsOf: UnsafeRawBufferPointer(start: buffer, count: length))
+                    return la_ssize_t(length)
+                }, nil, nil), archive)
+        for entry in entries {
+            guard let header = archive_entry_new() else { throw ZipArchiveError.libarchive("cannot make an entry") }
+            defer { archive_entry_free(header) }
+            archive_entry_set_pathname_utf8(header, entry.name)
+            archive_entry_set_size(header, la_int64_t(entry.data.count))
+            archive_entry_set_filetype(header, CLibArchive_regularFile())
+            archive_entry_set_perm(header, 0o644)
+            archive_entry_set_mtime(header, entryTime, 0)
+            try check(archive_write_header(archive, header), archive)
+            let written = entry.data.withUnsafeBytes { archive_write_data(archive, $0.baseAddress, $0.count) }
+            guard written == entry.data.count else {
+                throw ZipArchiveError.libarchive("writing \(entry.name): \(message(archive))")
+            }
+            try check(archive_write_finish_entry(archive), archive)
+        }
+        try check(archive_write_close(archive), archive)
+        return Data(output.bytes)
+    }
+
+    // MARK: Reading
+
+    /// Every regular file of the archive `data`, in archive order, checked against `limits`.
+    ///
+    /// - Throws: ``ZipArchiveError`` naming the entry at fault.
+    static func entries(of data: Data, limits: BundleLimits) throws -> [Entry] {
+        let directory = try ZipCentralDirectory(data)
+        guard directory.records.count <= limits.maximumEntryCount else {
+            throw ZipArchiveError.tooManyEntries(directory.records.count, limit: limits.maximumEntryCount)
+        }
+        var declared: [String: ZipCentralDirectory.Record] = [:]
+        var total = 0
+        for record in directory.records {
+            try checkName(record.name)
+            guard declared.updateValue(record, forKey: record.name) == nil else {
+                throw ZipArchiveError.duplicateEntry(record.name)
+            }
+            if record.isSymbolicLink { throw ZipArchiveError.symbolicLink(record.name) }
+            guard record.uncompressedSize <= limits.maximumEntrySize else {
+                throw ZipArchiveError.entryTooLarge(record.name, size: record.uncompressedSize, limit: limits.maximumEntrySize)
+            }
+            if record.uncompressedSize > limits.ratioCheckThreshold,
+                record.uncompressedSize > limits.maximumCompressionRatio * max(record.compressedSize, 1)
+            {
+                throw ZipArchiveError.compressionRatio(
+                    record.name, ratio: record.uncompressedSize / max(record.compressedSize, 1),
+                    limit: limits.maximumCompressionRatio)
+            }
+            total += record.uncompressedSize
+            guard total <= limits.maximumTotalSize else {
+                throw ZipArchiveError.totalTooLarge(limit: limits.maximumTotalSize)
+            }
+        }
+
+        guard let archive = archive_read_new() else { throw ZipArchiveError.libarchive("cannot start reading") }
+        defer { archive_read_free(archive) }
+        try check(archive_read_support_format_zip(archive), archive)
+        return try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> [Entry] in
+            try check(archive_read_open_memory(archive, bytes.baseAddress, bytes.count), archive)
+            var entries: [Entry] = []
+            var seen: Set<String> = []
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            while true {
+                var header: OpaquePointer?
+                let status = archive_read_next_header(archive, &header)
+                if status == ARCHIVE_EOF { break }
+                guard status >= ARCHIVE_WARN, let header else {
+                    throw ZipArchiveError.damaged(entry: entries.last.map { "after \($0.name)" }, message(archive))
+                }
+                let name = archive_entry_pathname_utf8(header).map { String(cString: $0) } ?? ""
+                try checkName(name)
+                guard let record = declared[name], seen.insert(name).inserted else {
+                    throw ZipArchiveError.damaged(entry: name, "the entry is not listed in the central directory")
+                }
+                let type = archive_entry_filetype(header)
+                if type == CLibArchive_symbolicLink() { throw ZipArchiveError.symbolicLink(name) }
+                if type == CLibArchive_directory() {
+                    try check(archive_read_data_skip(archive), archive)
+                    continue
+                }
+                guard type == CLibArchive_regularFile() else { throw ZipArchiveError.notARegularFile(name) }
+                var contents = Data()
+                contents.reserveCapacity(record.uncompressedSize)
+                while true {
+                    let count = chunk.withUnsafeMutableBytes { archive_read_data(archive, $0.baseAddress, $0.count) }
+                    if count == 0 { break }
+                    guard count > 0 else { throw ZipArchiveError.damaged(entry: name, message(archive)) }
+                    // The central directory's size is a promise; an entry that inflates past it is refused
+                    // before it can use more memory.
+                    guard contents.count + count <= record.uncompressedSize else {
+                        throw ZipArchiveError.damaged(
+                            entry: name, "it inflates to more than the \(record.uncompressedSize) bytes it declares")
+                    }
+                    contents.append(contentsOf: chunk[0..<count])
+                }
+                guard contents.count == record.uncompressedSize else {
+                    throw ZipArchiveError.damaged(
+                        entry: name, "it holds \(contents.count) bytes but declares \(record.uncompressedSize)")
+                }
+                entries.append(Entry(name: name, data: contents))
+            }
+            let missing = directory.records.filter { !$0.isDirectory && !seen.contains($0.name) }
+            if let first = missing.first {
+                throw ZipArchiveError.damaged(entry: first.name, "the entry could not be read")
+            }
+            return entries
+        }
+    }
+
+    /// Refuses names that could escape a folder or mean different things to different tools.
+    static func checkName(_ name: String) throws {
+        let components = name.split(separator: "/", omittingEmptySubsequences: false)
+        if name.isEmpty || name.hasPrefix("/") || name.contains("\\") || name.contains("\0")
+            || components.dropLast().contains(where: \.isEmpty) || components.contains("..") || components.contains(".")
+            || (name.count >= 2 && name.dropFirst().first == ":")
+        {
+            throw ZipArchiveError.unsafeName(name)
+        }
+    }
+
+    private static func message(_ archive: OpaquePointer) -> String {
+        archive_error_string(archive).map { String(cString: $0) } ?? "libarchive reported an error"
+    }
+
+    private static func check(_ status: Int32, _ archive: OpaquePointer) throws {
+        guard status >= ARCHIVE_WARN else { throw ZipArchiveError.libarchive(message(archive)) }
+    }
+}
+
+/// Why an archive could not be read or written.
+enum ZipArchiveError: Error, Equatable, CustomStringConvertible {
+    case libarchive(String)
+    case notAZipArchive(String)
+    case damaged(entry: String?, String)
+    case unsafeName(String)
+    case symbolicLink(String)
+    case notARegularFile(String)
+    case duplicateEntry(String)
+    case tooManyEntries(Int, limit: Int)
+    case entryTooLarge(String, size: Int, limit: Int)
+    case totalTooLarge(limit: Int)
+    case compressionRatio(String, ratio: Int, limit: Int)
+
+    /// The entry the error is about, if one.
+    var entry: String? {
+        switch self {
+        case .damaged(let entry, _): entry
+        case .unsafeName(let name), .symbolicLink(let name), .notARegularFile(let name), .duplicateEntry(let name),
+            .entryTooLarge(let name, _, _), .compressionRatio(let name, _, _):
+            name
+        default: nil
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .libarchive(let message): "libarchive: \(message)"
+        case .notAZipArchive(let reason): "this is not a readable zip archive: \(reason)"
+        case .damaged(_, let message): "the archive is damaged: \(message)"
+        case .unsafeName(let name):
+            "the entry name '\(name)' is refused: absolute paths, '..' and '.' components, backslashes and drive letters could escape a folder"
+        case .symbolicLink: "the entry is a symbolic link, which a bundle never holds"
+        case .notARegularFile: "the entry is not a regular file"
+        case .duplicateEntry: "the archive holds two entries with this name"
+        case .tooManyEntries(let count, let limit): "the archive has \(count) entries, more than the limit of \(limit)"
+        case .entryTooLarge(_, let size, let limit): "the entry declares \(size) bytes, more than the limit of \(limit)"
+        case .totalTooLarge(let limit): "the entries declare more than \(limit) bytes in all, the limit"
+        case .compressionRatio(_, let ratio, let limit):
+            "the entry inflates \(ratio) times its compressed size, more than the limit of \(limit) (a zip bomb?)"
+        }
+    }
+}
