@@ -11,7 +11,7 @@ struct TripDocCommand: ParsableCommand {
         abstract: "Create, read, check and convert tripdoc documents.",
         discussion: """
             A tripdoc document holds a schema, snapshots of models and their history, in one of \
-            these formats: JSON (.json) and XML property list (.plist). The format of a document being read is recognised from \
+            these formats: JSON (.json), XML property list (.plist) and zipped bundle (.tripbundle). The format of a document being read is recognised from \
             its contents, whatever its name.
 
             Exit status: 0 on success, 2 on any error (the message on standard error names the \

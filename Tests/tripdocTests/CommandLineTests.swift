@@ -54,7 +54,7 @@ import Testing
             try tripdoc.run("sample", "-o", "trips.csv")
                 == .init(
                     status: 2, stdout: "",
-                    stderr: "tripdoc: error: cannot tell which format to write trips.csv in: use an extension (.json, .plist) or --to\n"))
+                    stderr: "tripdoc: error: cannot tell which format to write trips.csv in: use an extension (.json, .plist, .tripbundle) or --to\n"))
         #expect(!tripdoc.exists("trips.csv"))
     }
 
@@ -190,7 +190,8 @@ import Testing
         (
             "unknown-format.txt",
             "tripdoc: error: unknown-format.txt is not a document tripdoc can read: it starts with \"name,destination\", "
-                + "expected a JSON document (starting with '{') or an XML property list (starting with '<?xml' or '<plist')\n"
+                + "expected a JSON document (starting with '{') or an XML property list (starting with '<?xml' or '<plist') "
+                + "or a zipped bundle (starting with 'PK')\n"
         ),
         ("missing.json", "tripdoc: error: cannot read missing.json: no such file\n"),
     ])
@@ -260,5 +261,61 @@ import Testing
             #expect(!outcome.stderr.contains("root:"))
         }
         #expect(!tripdoc.exists("out.json"))
+    }
+}
+
+/// The zipped bundle through the tool: conversions, the entry listing, hostile archives.
+@Suite struct BundleCommandLineTests {
+    let tripdoc: TripDocRunner
+
+    init() throws { tripdoc = try TripDocRunner() }
+
+    @Test func convertsBetweenAllThreeFormats() throws {
+        #expect(try tripdoc.run("convert", "trips.json", "a.tripbundle", "--store-identifier", "B").status == 0)
+        #expect(try tripdoc.run("convert", "a.tripbundle", "b.plist", "--store-identifier", "P").status == 0)
+        #expect(
+            try tripdoc.run("convert", "b.plist", "c.json", "--store-identifier", "C15C0289-EC2D-4A91-A7EC-8E65A18DEBBE").status
+                == 0)
+        #expect(try tripdoc.contents("c.json") == tripdoc.contents("trips.json"))
+        #expect(try tripdoc.run("sample", "-o", "s.tripbundle", "--trips", "2").status == 0)
+        #expect(try tripdoc.contents("s.tripbundle") == tripdoc.contents("trips.tripbundle"))
+    }
+
+    @Test func inspectListsAndVerifiesTheEntries() throws {
+        let outcome = try tripdoc.run("inspect", "trips.tripbundle", "--json")
+        #expect(outcome.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+        #expect(object["format"] as? String == "bundle")
+        #expect(object["counts"] as? [String: Int] == ["Trip": 2, "BucketListItem": 9, "LivingAccommodation": 2])
+        let entries = try #require(object["entries"] as? [[String: Any]])
+        #expect(
+            entries.compactMap { $0["name"] as? String } == [
+                "manifest.json", "header.json", "schema.json", "snapshots/BucketListItem.json",
+                "snapshots/LivingAccommodation.json", "snapshots/Trip.json",
+            ])
+        #expect(entries.allSatisfy { $0["crc"] as? String == "ok" && $0["compressedSize"] is Int && $0["ratio"] is Double })
+        let text = try tripdoc.run("inspect", "trips.tripbundle").stdout
+        #expect(text.contains("Archive entries:\n  name "))
+    }
+
+    @Test(arguments: [
+        ("zip-slip.tripbundle", "entry ../../evil.json: the entry name '../../evil.json' is refused"),
+        ("absolute-path.tripbundle", "entry /etc/cron.d/evil: the entry name '/etc/cron.d/evil' is refused"),
+        ("symlink.tripbundle", "entry snapshots/link.json: the entry is a symbolic link"),
+        ("bomb.tripbundle", "entry external/bomb: the entry inflates 1028 times its compressed size, more than the limit of 200"),
+        ("truncated.tripbundle", "this is not a readable zip archive: it has no end-of-central-directory record (the file may be cut short)"),
+        ("crc-corrupted.tripbundle", "entry snapshots/LivingAccommodation.json: the archive is damaged: ZIP bad CRC"),
+        ("manifest-lies.tripbundle", "entry snapshots/Trip.json: the entry's contents do not match the SHA-256 digest in the manifest"),
+        ("duplicate-names.tripbundle", "entry snapshots/Trip.json: the archive holds two entries with this name"),
+    ])
+    func hostileBundlesAreRefusedWithExitTwoAndNoOutput(file: String, message: String) throws {
+        for command in [["show", file], ["inspect", file], ["convert", file, "out.json"]] {
+            let outcome = try tripdoc.run(command)
+            #expect(outcome.status == 2, "\(command)")
+            #expect(outcome.stdout == "")
+            #expect(outcome.stderr.hasPrefix("tripdoc: error: \(file): " + message), "\(outcome.stderr)")
+        }
+        #expect(!tripdoc.exists("out.json"))
+        #expect(!tripdoc.exists("../evil.json"))
     }
 }

@@ -16,6 +16,7 @@ extension TripDocCommand {
                 Examples:
                   tripdoc convert trips.json copy.json
                   tripdoc convert trips.json trips.plist
+                  tripdoc convert trips.plist trips.tripbundle
                   tripdoc convert trips.json - --to json --renumber
                   tripdoc convert trips.json copy.json --remap-table map.json
                 """)
@@ -26,7 +27,7 @@ extension TripDocCommand {
         @Argument(help: "The document to write ('-' for standard output).")
         var output: String
 
-        @Option(help: "The format to write: json or plist. Defaults to the one OUT's extension selects.")
+        @Option(help: "The format to write: json, plist or bundle. Defaults to the one OUT's extension selects.")
         var to: String?
 
         @Option(help: "The new store's identifier (default: a new UUID).")

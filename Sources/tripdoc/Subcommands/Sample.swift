@@ -9,12 +9,13 @@ extension TripDocCommand {
             discussion: """
                 Writes trips with their bucket lists and places to stay, relationships both ways. \
                 The same --trips and --seed always give the same bytes. The format is chosen by the \
-                output's extension (.json, .plist) or --to.
+                output's extension (.json, .plist, .tripbundle) or --to.
 
                 Examples:
                   tripdoc sample -o trips.json
                   tripdoc sample -o big.json --trips 100000 --seed 7
                   tripdoc sample -o trips.plist
+                  tripdoc sample -o trips.tripbundle
                 """)
 
         @Option(name: .shortAndLong, help: "The document to write ('-' for standard output).")
@@ -26,7 +27,7 @@ extension TripDocCommand {
         @Option(help: "The seed of the generator; the same seed gives the same document.")
         var seed: UInt64 = 1
 
-        @Option(help: "The format to write: json or plist. Defaults to the one the output's extension selects.")
+        @Option(help: "The format to write: json, plist or bundle. Defaults to the one the output's extension selects.")
         var to: String?
 
         @Flag(help: "Replace the output if it exists.")
