@@ -21,7 +21,16 @@ public struct PlistFormat: DocumentFormat {
             || bytes.starts(with: Array("<plist".utf8))
     }
 
+    /// The longest text libxml2 reads in one element without `XML_PARSE_HUGE`, which tripdoc
+    /// leaves off; larger values belong in a bundle, which keeps them as entries of their own.
+    public static let maximumValueLength = 10_000_000
+
     public func readDocument(from data: Data, file: String) throws -> Document {
+        if let problem = Self.encodingProblem(data) {
+            throw DocumentReadError(
+                file: file, location: SourceLocation(line: 1), message: problem,
+                hint: "Convert the file to UTF-8 first")
+        }
         let input = XMLInput(data)
         if let offset = input.internalSubsetOffset() {
             let line = data.prefix(offset).reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
@@ -42,9 +51,48 @@ public struct PlistFormat: DocumentFormat {
         }
     }
 
+    /// Why `data` is not a UTF-8 XML document (a UTF-16 or UTF-32 byte order mark, or another
+    /// encoding declared), or `nil`. Only UTF-8 is read, so the checks made on raw bytes before
+    /// parsing (the internal subset) see the text libxml2 will see.
+    static func encodingProblem(_ data: Data) -> String? {
+        let prefix = [UInt8](data.prefix(200))
+        if prefix.starts(with: [0xFE, 0xFF]) || prefix.starts(with: [0xFF, 0xFE]) || prefix.starts(with: [0, 0, 0xFE, 0xFF])
+            || prefix.starts(with: [0, 0x3C]) || prefix.starts(with: [0x3C, 0])
+        {
+            return "the file is encoded in UTF-16 or UTF-32; tripdoc reads UTF-8 property lists only"
+        }
+        let text = String(decoding: prefix, as: UTF8.self)
+        guard text.hasPrefix("<?xml") || text.hasPrefix("\u{FEFF}<?xml"), let end = text.firstIndex(of: ">") else { return nil }
+        let declaration = text[..<end].lowercased()
+        guard let range = declaration.range(of: "encoding") else { return nil }
+        let value = declaration[range.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "'" }
+            .prefix { $0 != "\"" && $0 != "'" }
+        return value == "utf-8" || value == "utf8"
+            ? nil : "the file declares the encoding '\(value)'; tripdoc reads UTF-8 property lists only"
+    }
+
     public func writeDocument(_ document: Document) throws -> Data {
+        for snapshot in document.snapshots {
+            for (property, value) in snapshot.values where Self.longestText(in: value) > Self.maximumValueLength {
+                throw DocumentWriteError(
+                    identifier: snapshot.persistentIdentifier, property: property,
+                    message: "is longer than the \(Self.maximumValueLength) bytes one plist element may hold; "
+                        + "write the document as a bundle, which keeps large data in entries of its own")
+            }
+        }
         var writer = PlistWriter(capacity: max(1 << 16, document.snapshots.count * 300))
         try DocumentEncoder().encode(document, to: &writer)
         return Data(writer.bytes)
+    }
+
+    /// The most bytes one element of `value` takes as text (base64 for data).
+    static func longestText(in value: SnapshotValue) -> Int {
+        switch value {
+        case .string(let text): text.utf8.count
+        case .data(let data): (data.count + 2) / 3 * 4
+        case .array(let elements): elements.map(longestText).max() ?? 0
+        case .composite(let fields): fields.values.map(longestText).max() ?? 0
+        default: 0
+        }
     }
 }

@@ -44,7 +44,7 @@ struct PlistWriter: StructuredWriter {
 
     private mutating func newline() {
         guard !isCompact else { return }
-        if !stack.isEmpty { bytes.append(UInt8(ascii: "\n")) }
+        if bytes.last != UInt8(ascii: "\n") { bytes.append(UInt8(ascii: "\n")) }
         for _ in 0..<level { bytes.append(UInt8(ascii: "\t")) }
     }
 

@@ -71,3 +71,9 @@ import TripDocTestSupport
         #expect(schema.entities.map(\.name) == ["Zoo", "ex", "\u{E9}a"])
     }
 }
+
+extension SchemaNamingTests {
+    @Test func namesMayNotHoldControlCharacters() {
+        #expect(throws: SchemaError.self) { try Schema([Schema.Entity(name: "Trip\u{1}")]).validate() }
+    }
+}

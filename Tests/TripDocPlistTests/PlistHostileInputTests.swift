@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TripDocCore
 import TripDocPlist
+import TripDocTestSupport
 
 /// Untrusted property lists: each attack is refused with a clear error, quickly and in bounded memory.
 @Suite struct PlistHostileInputTests {
@@ -90,5 +91,40 @@ import TripDocPlist
     @Test func aRootThatIsNotAPlistIsNamed() throws {
         let error = try #require(readError("<?xml version=\"1.0\"?><html><body/></html>"))
         #expect(error.message.contains("expected a <plist> root element"))
+    }
+}
+
+@Suite struct PlistLimitTests {
+    @Test func onlyUTF8IsRead() throws {
+        var utf16 = Data([0xFF, 0xFE])
+        utf16.append("<?xml version=\"1.0\"?><plist/>".data(using: .utf16LittleEndian)!)
+        for data in [utf16, Data("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><plist/>".utf8)] {
+            #expect {
+                try PlistFormat().readDocument(from: data, file: "x.plist")
+            } throws: { error in
+                "\(error)".contains("tripdoc reads UTF-8 property lists only")
+            }
+        }
+    }
+
+    @Test func aValueTooLongForLibxml2IsRefusedWhenWritingNotWhenReading() throws {
+        var document = EdgeCaseDocuments.document()
+        document.snapshots[0]["data"] = .data(Data(count: 8_000_000))
+        #expect {
+            try PlistFormat().writeDocument(document)
+        } throws: { error in
+            "\(error)".contains("write the document as a bundle")
+        }
+    }
+
+    @Test func primaryKeysXMLCannotCarryStillWorkAsReferences() throws {
+        var document = EdgeCaseDocuments.document()
+        let odd = EdgeCaseDocuments.identifier("key\u{1}with control")
+        document.snapshots[2] = document.snapshots[2].copy(persistentIdentifier: odd)
+        document.snapshots[1]["children"] = .references([EdgeCaseDocuments.identifier("1"), odd])
+        let read = try PlistFormat().readDocument(from: PlistFormat().writeDocument(document), file: "x.plist")
+        #expect(read.snapshots.contains { $0.persistentIdentifier == odd })
+        #expect(read.snapshots.first { $0.persistentIdentifier.primaryKey == "2" }?["children"]
+            == .references([EdgeCaseDocuments.identifier("1"), odd]))
     }
 }

@@ -366,10 +366,11 @@ public struct DocumentDecoder {
         to destination: String, storeIdentifier: String, from reader: inout R
     ) throws -> PersistentIdentifier {
         let start = reader.bookmark
-        guard try reader.peekKind() == .string else {
+        // A format may write text it cannot carry as data (the plist); readString decodes it back.
+        let kind = try reader.peekKind()
+        guard kind == .string || kind == .data else {
             throw failure(
-                at: start, in: reader,
-                "expected the primary key of a \(destination) as a string, found " + (try reader.peekKind()).article)
+                at: start, in: reader, "expected the primary key of a \(destination) as a string, found " + kind.article)
         }
         let key = try reader.readString()
         guard !key.isEmpty else { throw failure(at: start, in: reader, "a reference to \(destination) is empty") }

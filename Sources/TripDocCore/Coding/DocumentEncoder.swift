@@ -53,7 +53,7 @@ public struct DocumentEncoder {
     public func encodeSnapshots<W: StructuredWriter>(
         _ snapshots: [DefaultSnapshot], schema: Schema, to writer: inout W
     ) throws {
-        let ordered = snapshots.sorted { $0.persistentIdentifier < $1.persistentIdentifier }
+        let ordered = Document.ordered(snapshots)
         writer.beginObject()
         for (entity, slice) in Self.groupedByEntity(ordered, schema: schema) {
             writer.key(entity.name)

@@ -16,7 +16,8 @@ extension Document {
         map.reserveCapacity(snapshots.count)
         var nextKeys = header.nextPrimaryKeys
         if renumber { nextKeys = [:] }
-        for snapshot in orderedSnapshots {
+        let ordered = orderedSnapshots
+        for snapshot in ordered {
             let old = snapshot.persistentIdentifier
             let key: String
             if renumber {
@@ -36,7 +37,7 @@ extension Document {
         result.header.storeIdentifier = storeIdentifier
         result.header.generator = TripDocVersion.generator
         result.header.nextPrimaryKeys = nextKeys
-        result.snapshots = orderedSnapshots.map { $0.remapped(remap) }
+        result.snapshots = ordered.map { $0.remapped(remap) }
         return (result, map)
     }
 }

@@ -36,8 +36,15 @@ public struct Document: Hashable, Sendable {
     }
 
     /// The snapshots in the order documents are written in: by entity name, then primary key.
-    public var orderedSnapshots: [DefaultSnapshot] {
-        snapshots.sorted { $0.persistentIdentifier < $1.persistentIdentifier }
+    /// Documents read from files are usually in this order already; that costs one pass.
+    public var orderedSnapshots: [DefaultSnapshot] { Self.ordered(snapshots) }
+
+    /// `snapshots` sorted by identifier, without sorting when they already are.
+    public static func ordered(_ snapshots: [DefaultSnapshot]) -> [DefaultSnapshot] {
+        let isOrdered = zip(snapshots, snapshots.dropFirst()).allSatisfy {
+            $0.persistentIdentifier < $1.persistentIdentifier
+        }
+        return isOrdered ? snapshots : snapshots.sorted { $0.persistentIdentifier < $1.persistentIdentifier }
     }
 
     /// The snapshots of `entityName`, in document order.

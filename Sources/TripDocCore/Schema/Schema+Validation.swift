@@ -21,13 +21,15 @@ extension Schema {
                 problems.append("entity '\(entity.name)' is declared twice")
             }
             if !Self.isNFC(entity.name) {
-                problems.append("entity name '\(entity.name)' must be in Unicode normalization form C")
+                problems.append(
+                    "entity name '\(entity.name)' must be in Unicode normalization form C, without control characters")
             }
             var seenProperties: Set<String> = []
             for name in entity.propertyNames {
                 if name.isEmpty { problems.append("entity '\(entity.name)' has a property with an empty name") }
                 if !Self.isNFC(name) {
-                    problems.append("\(entity.name).\(name): names must be in Unicode normalization form C")
+                    problems.append(
+                        "\(entity.name).\(name): names must be in Unicode normalization form C, without control characters")
                 }
                 if Self.reservedPropertyNames.contains(name) {
                     problems.append("\(entity.name).\(name): the name '\(name)' is reserved")
@@ -90,6 +92,7 @@ extension Schema {
     /// call `é` and `e\u{301}` equal, which documents compare by bytes cannot).
     static func isNFC(_ name: String) -> Bool {
         name.utf8.elementsEqual(name.precomposedStringWithCanonicalMapping.utf8)
+            && !name.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 
     /// Problems with the fields of composite types inside `type`: empty, duplicate or non-NFC names.
@@ -102,7 +105,10 @@ extension Schema {
             var seen: Set<String> = []
             for field in fields {
                 if field.name.isEmpty { problems.append("\(place): a composite field has an empty name") }
-                if !isNFC(field.name) { problems.append("\(place).\(field.name): names must be in Unicode normalization form C") }
+                if !isNFC(field.name) {
+                    problems.append(
+                        "\(place).\(field.name): names must be in Unicode normalization form C, without control characters")
+                }
                 if !seen.insert(field.name).inserted { problems.append("\(place).\(field.name) is declared twice") }
                 problems += compositeProblems(in: field.type, place: "\(place).\(field.name)")
             }
