@@ -78,7 +78,8 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
     // MARK: Reading
 
     public func readDocument(from data: Data, file: String) throws -> Document {
-        let contents = try verifiedEntries(of: data, file: file).contents
+        let verified = try verifiedEntries(of: data, file: file)
+        let contents = verified.contents
         let decoder = DocumentDecoder()
 
         func entry(_ name: String) throws -> Data {
@@ -117,6 +118,16 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
         let header = try readJSON(Self.headerEntry) { try decoder.decodeHeader(from: &$0, file: file) }
         let schema = try readJSON(Self.schemaEntry) { try decoder.decodeSchema(from: &$0, file: file) }
         try decoder.checkHeader(header, against: schema, file: file, location: SourceLocation(entry: Self.headerEntry))
+        if verified.manifest.storeIdentifier != header.storeIdentifier
+            || verified.manifest.schemaVersion != header.schemaVersion.description
+        {
+            throw DocumentReadError(
+                file: file, location: SourceLocation(entry: BundleManifest.entryName),
+                message: "the manifest names store \(verified.manifest.storeIdentifier) with schema version "
+                    + "\(verified.manifest.schemaVersion), but header.json says store \(header.storeIdentifier) with "
+                    + "schema version \(header.schemaVersion)",
+                hint: "The file is damaged, was changed by hand, or is not a tripdoc bundle")
+        }
 
         var snapshots: [DefaultSnapshot] = []
         let entityEntries = Set(schema.entities.map { Self.snapshotsFolder + $0.name + ".json" })
@@ -149,7 +160,9 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
 
     /// The archive's entries by name, checked against the limits, their CRCs and the manifest:
     /// every listed entry present with its size and SHA-256, nothing unlisted.
-    private func verifiedEntries(of data: Data, file: String) throws -> (contents: [String: Data], listed: Set<String>) {
+    private func verifiedEntries(of data: Data, file: String) throws -> (
+        contents: [String: Data], listed: Set<String>, manifest: BundleManifest
+    ) {
         func refuse(_ entry: String?, _ message: String) -> DocumentReadError {
             DocumentReadError(
                 file: file, location: entry.map { SourceLocation(entry: $0) }, message: message,
@@ -194,6 +207,6 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
         for name in contents.keys.sorted() where name != BundleManifest.entryName && !listed.contains(name) {
             throw refuse(name, "the archive holds an entry the manifest does not list")
         }
-        return (contents, listed)
+        return (contents, listed, manifest)
     }
 }
