@@ -22,6 +22,19 @@ public struct RemapTable: Codable, Hashable, Sendable {
         self.identifiers = identifiers
     }
 
+    /// Reads a table `convert --remap-table` wrote.
+    ///
+    /// - Throws: ``FileReadError``, or ``TripDocError/invalidArgument(_:)`` naming the file.
+    public static func read(from path: String) throws -> RemapTable {
+        let data = try DocumentFileReader.contents(of: path)
+        do {
+            return try JSONDecoder().decode(RemapTable.self, from: data)
+        } catch {
+            throw TripDocError.invalidArgument(
+                "\(path) is not a remap table written by tripdoc convert --remap-table: \(error)")
+        }
+    }
+
     /// The table as JSON with sorted keys.
     public func jsonData() throws -> Data {
         let encoder = JSONEncoder()

@@ -15,16 +15,17 @@ struct TripDocCommand: ParsableCommand {
             its contents, whatever its name.
 
             Exit status: 0 on success, 2 on any error (the message on standard error names the \
-            file, the place in it and what was expected).
+            file, the place in it and what was expected); diff exits with 1 when the documents differ.
 
             Examples:
               tripdoc sample -o trips.json --trips 100
               tripdoc show trips.json --entity Trip --limit 5
               tripdoc inspect trips.json --json
               tripdoc convert trips.json copy.json
+              tripdoc diff trips.json copy.plist
             """,
         version: TripDocVersion.string,
-        subcommands: [Sample.self, Show.self, Inspect.self, Convert.self]
+        subcommands: [Sample.self, Show.self, Inspect.self, Convert.self, Diff.self]
     )
 
     /// Runs the command; every failure prints one message on standard error and exits with 2

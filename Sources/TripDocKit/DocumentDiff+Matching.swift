@@ -1,0 +1,256 @@
+import Foundation
+import TripDoc
+
+extension DocumentDiff {
+    /// The matching of two documents' objects, entity by entity, and the comparison of matched pairs.
+    struct Comparison {
+        let a: Document
+        let b: Document
+        let requested: MatchStrategy
+        let remapTable: RemapTable?
+        let ignoring: Set<String>
+        /// Entities both schemas have, in B's order.
+        let entityNames: [String]
+        let aSnapshots: [String: [DefaultSnapshot]]
+        let bSnapshots: [String: [DefaultSnapshot]]
+        var aToB: [PersistentIdentifier: PersistentIdentifier] = [:]
+        var bToA: [PersistentIdentifier: PersistentIdentifier] = [:]
+        var strategies: [String: MatchStrategy] = [:]
+
+        init(a: Document, b: Document, requested: MatchStrategy, remapTable: RemapTable?, ignoring: Set<String>) {
+            self.a = a
+            self.b = b
+            self.requested = requested
+            self.remapTable = remapTable
+            self.ignoring = ignoring
+            let namesInA = Set(a.schema.entities.map(\.name))
+            entityNames = b.schema.entities.map(\.name).filter { namesInA.contains($0) }
+            aSnapshots = Dictionary(grouping: a.orderedSnapshots, by: \.entityName)
+            bSnapshots = Dictionary(grouping: b.orderedSnapshots, by: \.entityName)
+        }
+
+        func isIgnored(_ entity: String, _ property: String) -> Bool {
+            ignoring.contains(property) || ignoring.contains("\(entity).\(property)")
+        }
+
+        /// The attributes both schemas give `entity` with the same type, not ignored.
+        func comparedAttributes(of entity: String) -> [Schema.Attribute] {
+            guard let inA = a.schema.entity(named: entity), let inB = b.schema.entity(named: entity) else { return [] }
+            return inB.attributes.filter { attribute in
+                !isIgnored(entity, attribute.name) && inA.attribute(named: attribute.name)?.type == attribute.type
+            }
+        }
+
+        /// The relationships both schemas give `entity`, not ignored, reported on this side of
+        /// their inverse pair: the to-one side, or for two of a kind the one whose
+        /// `Entity.name` sorts first.
+        func reportedRelationships(of entity: String) -> [Schema.Relationship] {
+            guard let inA = a.schema.entity(named: entity), let inB = b.schema.entity(named: entity) else { return [] }
+            return inB.relationships.filter { relationship in
+                guard !isIgnored(entity, relationship.name),
+                    inA.relationship(named: relationship.name)?.destination == relationship.destination
+                else { return false }
+                guard let inverseName = relationship.inverseName,
+                    let inverse = b.schema.entity(named: relationship.destination)?.relationship(named: inverseName)
+                else { return true }
+                if relationship.isToMany != inverse.isToMany { return !relationship.isToMany }
+                return "\(entity).\(relationship.name)" <= "\(relationship.destination).\(inverseName)"
+            }
+        }
+
+        func strategy(for entity: String) -> MatchStrategy {
+            let hasConstraint = !(b.schema.entity(named: entity)?.effectiveUniquenessConstraints.isEmpty ?? true)
+            switch requested {
+            case .auto:
+                if a.storeIdentifier == b.storeIdentifier { return .key }
+                if remapTable != nil { return .map }
+                return hasConstraint ? .unique : .content
+            case .unique:
+                return hasConstraint ? .unique : .content
+            default:
+                return requested
+            }
+        }
+
+        mutating func matchAll() throws {
+            for entity in entityNames { strategies[entity] = strategy(for: entity) }
+            // Content fingerprints use to-one references, so match the other entities first.
+            for entity in entityNames where strategies[entity] != .content { match(entity) }
+            for entity in entityNames where strategies[entity] == .content { match(entity) }
+        }
+
+        private mutating func pair(_ x: PersistentIdentifier, _ y: PersistentIdentifier) {
+            aToB[x] = y
+            bToA[y] = x
+        }
+
+        private mutating func match(_ entity: String) {
+            let fromA = aSnapshots[entity] ?? []
+            let fromB = bSnapshots[entity] ?? []
+            switch strategies[entity]! {
+            case .key, .auto:
+                let byKey = Dictionary(fromA.map { ($0.persistentIdentifier.primaryKey, $0.persistentIdentifier) }, uniquingKeysWith: { x, _ in x })
+                for snapshot in fromB {
+                    if let x = byKey[snapshot.persistentIdentifier.primaryKey] { pair(x, snapshot.persistentIdentifier) }
+                }
+            case .map:
+                let table = remapTable?.identifiers[entity] ?? [:]
+                let byKey = Dictionary(fromB.map { ($0.persistentIdentifier.primaryKey, $0.persistentIdentifier) }, uniquingKeysWith: { x, _ in x })
+                for snapshot in fromA {
+                    if let key = table[snapshot.persistentIdentifier.primaryKey], let y = byKey[key] {
+                        pair(snapshot.persistentIdentifier, y)
+                    }
+                }
+            case .unique:
+                let constraint = b.schema.entity(named: entity)!.effectiveUniquenessConstraints[0]
+                matchByFingerprint(fromA, fromB) { snapshot, _ in
+                    constraint.map { snapshot.values[$0] ?? .null }
+                }
+            case .content:
+                let attributes = comparedAttributes(of: entity).map(\.name)
+                let toOne = (b.schema.entity(named: entity)?.relationships ?? []).filter {
+                    !$0.isToMany && !isIgnored(entity, $0.name)
+                        && a.schema.entity(named: entity)?.relationship(named: $0.name)?.destination == $0.destination
+                }.map(\.name)
+                let mapping = aToB
+                // First objects equal in everything, then, among the rest, objects with equal
+                // attributes whose references changed (a re-pointed item is a change, not a swap).
+                matchByFingerprint(fromA, fromB) { snapshot, isA in
+                    attributes.map { snapshot.values[$0] ?? .null }
+                        + toOne.map { name in
+                            guard case .reference(let target) = snapshot.values[name] ?? .null else { return .null }
+                            guard isA else { return .reference(target) }
+                            return mapping[target].map { .reference($0) } ?? .string("unmatched \(target)")
+                        }
+                }
+                let matchedA = aToB
+                let matchedB = bToA
+                matchByFingerprint(
+                    fromA.filter { matchedA[$0.persistentIdentifier] == nil },
+                    fromB.filter { matchedB[$0.persistentIdentifier] == nil }
+                ) { snapshot, _ in
+                    attributes.map { snapshot.values[$0] ?? .null }
+                }
+            }
+        }
+
+        /// Pairs objects with equal fingerprints, first come first served, in document order.
+        private mutating func matchByFingerprint(
+            _ fromA: [DefaultSnapshot], _ fromB: [DefaultSnapshot],
+            fingerprint: (DefaultSnapshot, _ isA: Bool) -> [SnapshotValue]
+        ) {
+            var candidates: [[SnapshotValue]: [PersistentIdentifier]] = [:]
+            for snapshot in fromA.reversed() { candidates[fingerprint(snapshot, true), default: []].append(snapshot.persistentIdentifier) }
+            for snapshot in fromB {
+                let key = fingerprint(snapshot, false)
+                if let x = candidates[key]?.popLast() { pair(x, snapshot.persistentIdentifier) }
+            }
+        }
+
+        /// A reference of A's expressed in B's identities where its target is matched.
+        func translated(_ value: SnapshotValue) -> SnapshotValue {
+            switch value {
+            case .reference(let target): .reference(aToB[target] ?? target)
+            case .references(let targets): .references(targets.map { aToB[$0] ?? $0 }.sorted())
+            default: value
+            }
+        }
+
+        func differences(of entity: String) -> EntityDifferences {
+            let fromA = aSnapshots[entity] ?? []
+            let fromB = bSnapshots[entity] ?? []
+            let attributes = comparedAttributes(of: entity)
+            let relationships = reportedRelationships(of: entity)
+            let aByID = Dictionary(fromA.map { ($0.persistentIdentifier, $0) }, uniquingKeysWith: { x, _ in x })
+            var changed: [ChangedObject] = []
+            for snapshot in fromB {
+                guard let x = bToA[snapshot.persistentIdentifier], let old = aByID[x] else { continue }
+                var attributeChanges: [ValueChange] = []
+                for attribute in attributes {
+                    let before = old.values[attribute.name] ?? .null
+                    let after = snapshot.values[attribute.name] ?? .null
+                    if before != after { attributeChanges.append(ValueChange(property: attribute.name, old: before, new: after)) }
+                }
+                var relationshipChanges: [ValueChange] = []
+                for relationship in relationships {
+                    let before = translated(old.values[relationship.name] ?? .null)
+                    var after = snapshot.values[relationship.name] ?? .null
+                    if case .references(let targets) = after { after = .references(targets.sorted()) }
+                    if before != after {
+                        relationshipChanges.append(ValueChange(property: relationship.name, old: before, new: after))
+                    }
+                }
+                if !attributeChanges.isEmpty || !relationshipChanges.isEmpty {
+                    changed.append(
+                        ChangedObject(
+                            a: x, b: snapshot.persistentIdentifier, attributes: attributeChanges,
+                            relationships: relationshipChanges))
+                }
+            }
+            return EntityDifferences(
+                entity: entity, strategy: strategies[entity] ?? .content,
+                added: fromB.filter { bToA[$0.persistentIdentifier] == nil },
+                removed: fromA.filter { aToB[$0.persistentIdentifier] == nil }.map { snapshot in
+                    DefaultSnapshot(
+                        persistentIdentifier: snapshot.persistentIdentifier,
+                        values: snapshot.values.mapValues(translated))
+                }, changed: changed)
+        }
+    }
+
+    /// Differences between two schemas, as sentences, in entity order.
+    static func schemaDifferences(_ a: Schema, _ b: Schema, only: String?) -> [String] {
+        var lines: [String] = []
+        if a.version != b.version, only == nil { lines.append("version \(a.version) → \(b.version)") }
+        let namesA = Set(a.entities.map(\.name))
+        let namesB = Set(b.entities.map(\.name))
+        for entity in a.entities where !namesB.contains(entity.name) && (only == nil || only == entity.name) {
+            lines.append("entity \(entity.name) removed")
+        }
+        for entity in b.entities where !namesA.contains(entity.name) && (only == nil || only == entity.name) {
+            lines.append("entity \(entity.name) added")
+        }
+        for inB in b.entities where only == nil || only == inB.name {
+            guard let inA = a.entity(named: inB.name) else { continue }
+            func describe(_ attribute: Schema.Attribute) -> String {
+                "\(attribute.type.name)\(attribute.isOptional ? "?" : "")"
+                    + (attribute.options.isEmpty ? "" : " [\(attribute.options.map(\.rawValue).joined(separator: ", "))]")
+            }
+            func describe(_ relationship: Schema.Relationship) -> String {
+                (relationship.isToMany ? "[\(relationship.destination)]" : relationship.destination)
+                    + " (\(relationship.deleteRule.rawValue)\(relationship.inverseName.map { ", inverse \($0)" } ?? ""))"
+            }
+            for attribute in inA.attributes where inB.attribute(named: attribute.name) == nil {
+                lines.append("\(inB.name).\(attribute.name) removed (\(describe(attribute)))")
+            }
+            for attribute in inB.attributes {
+                guard let old = inA.attribute(named: attribute.name) else {
+                    lines.append("\(inB.name).\(attribute.name) added (\(describe(attribute)))")
+                    continue
+                }
+                if describe(old) != describe(attribute) {
+                    lines.append("\(inB.name).\(attribute.name): \(describe(old)) → \(describe(attribute))")
+                }
+            }
+            for relationship in inA.relationships where inB.relationship(named: relationship.name) == nil {
+                lines.append("\(inB.name).\(relationship.name) removed (\(describe(relationship)))")
+            }
+            for relationship in inB.relationships {
+                guard let old = inA.relationship(named: relationship.name) else {
+                    lines.append("\(inB.name).\(relationship.name) added (\(describe(relationship)))")
+                    continue
+                }
+                if describe(old) != describe(relationship) {
+                    lines.append("\(inB.name).\(relationship.name): \(describe(old)) → \(describe(relationship))")
+                }
+            }
+            if inA.uniquenessConstraints != inB.uniquenessConstraints {
+                lines.append("\(inB.name) uniqueness constraints: \(inA.uniquenessConstraints) → \(inB.uniquenessConstraints)")
+            }
+            if inA.indices != inB.indices {
+                lines.append("\(inB.name) indices: \(inA.indices) → \(inB.indices)")
+            }
+        }
+        return lines
+    }
+}

@@ -1,0 +1,199 @@
+import Foundation
+import TripDoc
+
+extension DocumentDiff {
+    /// The number of added, removed and changed objects over all entities.
+    public var summary: (added: Int, removed: Int, changed: Int) {
+        entities.reduce((0, 0, 0)) { ($0.0 + $1.added.count, $0.1 + $1.removed.count, $0.2 + $1.changed.count) }
+    }
+
+    /// The differences as text, like `git diff`: `+` added, `-` removed, `~` changed, with ANSI
+    /// colours when `colour` is set. Empty when the documents are identical.
+    public func text(colour: Bool) -> String {
+        guard !isIdentical else { return "" }
+        func paint(_ text: String, _ code: String) -> String { colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+        var lines = [
+            paint("--- \(a.file)  (store \(a.storeIdentifier))", "1"),
+            paint("+++ \(b.file)  (store \(b.storeIdentifier))", "1"),
+        ]
+        for difference in schemaDifferences { lines.append(paint("schema: \(difference)", "36")) }
+        for entity in entities where !entity.isEmpty {
+            var counts: [String] = []
+            if !entity.added.isEmpty { counts.append("\(entity.added.count) added") }
+            if !entity.removed.isEmpty { counts.append("\(entity.removed.count) removed") }
+            if !entity.changed.isEmpty { counts.append("\(entity.changed.count) changed") }
+            lines.append(paint("@@ \(entity.entity) (matched by \(entity.strategy.rawValue)): " + counts.joined(separator: ", ") + " @@", "36"))
+            for snapshot in entity.removed {
+                lines.append(paint("- \(snapshot.persistentIdentifier)  \(render(snapshot))", "31"))
+            }
+            for snapshot in entity.added {
+                lines.append(paint("+ \(snapshot.persistentIdentifier)  \(render(snapshot))", "32"))
+            }
+            for object in entity.changed {
+                let was = object.a.primaryKey == object.b.primaryKey ? "" : "  (\(object.a) in \(a.file))"
+                lines.append(paint("~ \(object.b)\(was)", "33"))
+                for change in object.attributes + object.relationships {
+                    lines.append("    \(change.property): \(render(change.old)) → \(render(change.new))")
+                }
+            }
+        }
+        let total = summary
+        lines.append("\(total.added) added, \(total.removed) removed, \(total.changed) changed")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func render(_ snapshot: DefaultSnapshot) -> String {
+        snapshot.values.sorted { $0.key < $1.key }.filter { $0.value != .null }.map { "\($0.key): \(render($0.value))" }
+            .joined(separator: ", ")
+    }
+
+    /// A value for the text form: strings quoted, references as `Entity/key` (marked when the
+    /// target exists only in A).
+    private func render(_ value: SnapshotValue) -> String {
+        func reference(_ id: PersistentIdentifier) -> String {
+            id.storeIdentifier == b.storeIdentifier || a.storeIdentifier == b.storeIdentifier
+                ? id.description : "\(id) (only in \(a.file))"
+        }
+        switch value {
+        case .string(let text): return Self.quoted(text)
+        case .reference(let id): return reference(id)
+        case .references(let ids): return "[" + ids.map(reference).joined(separator: ", ") + "]"
+        case .array(let elements): return "[" + elements.map(render).joined(separator: ", ") + "]"
+        default: return SnapshotTable.render(value)
+        }
+    }
+
+    private static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\t": result += "\\t"
+            case "\r": result += "\\r"
+            default:
+                result += scalar.properties.generalCategory == .control
+                    ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
+            }
+        }
+        return result + "\""
+    }
+
+    /// The differences as JSON (see `tripdoc diff --help` for the shape); values in the
+    /// document coding of docs/FORMATS.md, so they are exact.
+    public func jsonData(schemaA: Schema, schemaB: Schema) throws -> Data {
+        var writer = JSONWriter(compactLevel: 4)
+        let encoder = DocumentEncoder()
+        writer.beginObject()
+        writer.key("a")
+        writeSide(a, to: &writer)
+        writer.key("b")
+        writeSide(b, to: &writer)
+        writer.key("entities")
+        writer.beginObject()
+        for entity in entities.sorted(by: { $0.entity.utf8.lexicographicallyPrecedes($1.entity.utf8) }) {
+            writer.key(entity.entity)
+            writer.beginObject()
+            writer.key("added")
+            try encoder.encodeEntitySnapshots(entity.added[...], of: schemaB.entity(named: entity.entity)!, to: &writer)
+            writer.key("changed")
+            writer.beginArray()
+            for object in entity.changed {
+                writer.beginObject()
+                writer.key("a")
+                writer.writeString(object.a.primaryKey)
+                writer.key("attributes")
+                writer.beginObject()
+                let attributeTypes = Dictionary(
+                    (schemaB.entity(named: entity.entity)?.attributes ?? []).map { ($0.name, $0.type) },
+                    uniquingKeysWith: { x, _ in x })
+                for change in object.attributes {
+                    writer.key(change.property)
+                    writer.beginObject()
+                    writer.key("new")
+                    writeValue(change.new, type: attributeTypes[change.property], encoder: encoder, to: &writer)
+                    writer.key("old")
+                    writeValue(change.old, type: attributeTypes[change.property], encoder: encoder, to: &writer)
+                    writer.endObject()
+                }
+                writer.endObject()
+                writer.key("b")
+                writer.writeString(object.b.primaryKey)
+                writer.key("relationships")
+                writer.beginObject()
+                for change in object.relationships {
+                    writer.key(change.property)
+                    writer.beginObject()
+                    writer.key("new")
+                    writeReferences(change.new, to: &writer)
+                    writer.key("old")
+                    writeReferences(change.old, to: &writer)
+                    writer.endObject()
+                }
+                writer.endObject()
+                writer.endObject()
+            }
+            writer.endArray()
+            writer.key("match")
+            writer.writeString(entity.strategy.rawValue)
+            writer.key("removed")
+            try encoder.encodeEntitySnapshots(entity.removed[...], of: schemaA.entity(named: entity.entity)!, to: &writer)
+            writer.endObject()
+        }
+        writer.endObject()
+        writer.key("identical")
+        writer.writeBool(isIdentical)
+        writer.key("schema")
+        writer.beginArray()
+        for difference in schemaDifferences { writer.writeString(difference) }
+        writer.endArray()
+        let total = summary
+        writer.key("summary")
+        writer.beginObject()
+        writer.key("added")
+        writer.writeInt(Int64(total.added))
+        writer.key("changed")
+        writer.writeInt(Int64(total.changed))
+        writer.key("removed")
+        writer.writeInt(Int64(total.removed))
+        writer.endObject()
+        writer.endObject()
+        return Data(writer.bytes)
+    }
+
+    private func writeSide(_ side: Side, to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("file")
+        writer.writeString(side.file)
+        writer.key("storeIdentifier")
+        writer.writeString(side.storeIdentifier)
+        writer.endObject()
+    }
+
+    private func writeValue(_ value: SnapshotValue, type: AttributeType?, encoder: DocumentEncoder, to writer: inout JSONWriter) {
+        // JSON has null; a nil value is written as null here (documents omit it instead).
+        guard value != .null, let type else {
+            writer.writeString("")
+            return
+        }
+        encoder.encodeValue(value, as: type, to: &writer)
+    }
+
+    /// References as `Entity/key` (B's identity), or `a:Entity/key` for a target only in A;
+    /// a to-many relationship as an array, an empty to-one as "".
+    private func writeReferences(_ value: SnapshotValue, to writer: inout JSONWriter) {
+        func name(_ id: PersistentIdentifier) -> String {
+            id.storeIdentifier == b.storeIdentifier || a.storeIdentifier == b.storeIdentifier
+                ? id.description : "a:\(id)"
+        }
+        switch value {
+        case .reference(let id): writer.writeString(name(id))
+        case .references(let ids):
+            writer.beginArray()
+            for id in ids { writer.writeString(name(id)) }
+            writer.endArray()
+        default: writer.writeString("")
+        }
+    }
+}

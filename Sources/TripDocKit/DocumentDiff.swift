@@ -1,0 +1,108 @@
+import Foundation
+import TripDoc
+
+/// A semantic comparison of two documents, in any formats: which objects were added, removed or
+/// changed, matched by identity rather than by position, plus differences of schema.
+///
+/// Identity, per entity (``MatchStrategy``): the same store → primary keys; a remap table from
+/// `convert --remap-table` → its mapping; an entity with a uniqueness constraint → the
+/// constraint's values; otherwise a content fingerprint (attribute values and to-one references
+/// to objects already matched). Relationship changes are told in terms of the matched objects,
+/// once per inverse pair (on the to-one side), so re-pointing one item shows as one change.
+public struct DocumentDiff {
+    /// How objects of one entity were matched.
+    public enum MatchStrategy: String, Sendable, CaseIterable {
+        /// Choose per entity: key, map, unique or content, in that order of preference.
+        case auto
+        /// Equal primary keys.
+        case key
+        /// Equal values on the entity's first uniqueness constraint.
+        case unique
+        /// The mapping of a remap table.
+        case map
+        /// Equal attribute values and to-one references.
+        case content
+    }
+
+    /// One side of the comparison.
+    public struct Side: Sendable {
+        public var file: String
+        public var storeIdentifier: String
+    }
+
+    /// A changed value: the property and its value in A and in B.
+    public struct ValueChange: Sendable {
+        public var property: String
+        public var old: SnapshotValue
+        public var new: SnapshotValue
+    }
+
+    /// An object present in both documents whose values differ.
+    public struct ChangedObject: Sendable {
+        public var a: PersistentIdentifier
+        public var b: PersistentIdentifier
+        public var attributes: [ValueChange]
+        /// Relationship changes; references are given as B's identifiers where the target is
+        /// matched, A's where it was removed.
+        public var relationships: [ValueChange]
+    }
+
+    /// The differences within one entity.
+    public struct EntityDifferences: Sendable {
+        public var entity: String
+        public var strategy: MatchStrategy
+        public var added: [DefaultSnapshot]
+        public var removed: [DefaultSnapshot]
+        public var changed: [ChangedObject]
+
+        public var isEmpty: Bool { added.isEmpty && removed.isEmpty && changed.isEmpty }
+    }
+
+    public var a: Side
+    public var b: Side
+    /// Differences of schema, one sentence each.
+    public var schemaDifferences: [String]
+    /// Per entity present in both schemas, in schema order.
+    public var entities: [EntityDifferences]
+
+    /// Whether the documents have the same content.
+    public var isIdentical: Bool { schemaDifferences.isEmpty && entities.allSatisfy(\.isEmpty) }
+
+    /// Compares `a` with `b`.
+    ///
+    /// - Parameters:
+    ///   - match: How to match objects; `auto` chooses per entity.
+    ///   - remapTable: The mapping `convert --remap-table` wrote from A to B, if any.
+    ///   - entity: Compare only this entity.
+    ///   - ignoring: Attribute names (or `Entity.attribute`) to leave out.
+    /// - Throws: ``TripDocError`` when the request cannot be met (an unknown entity, `unique`
+    ///   for an entity without a constraint, `map` without a table, a remap table for other stores).
+    public init(
+        _ a: DocumentFile, _ b: DocumentFile, match: MatchStrategy = .auto, remapTable: RemapTable? = nil,
+        entity: String? = nil, ignoring: Set<String> = []
+    ) throws {
+        self.a = Side(file: a.path, storeIdentifier: a.document.storeIdentifier)
+        self.b = Side(file: b.path, storeIdentifier: b.document.storeIdentifier)
+        let schemaA = a.document.schema
+        let schemaB = b.document.schema
+        if let entity, schemaA.entity(named: entity) == nil || schemaB.entity(named: entity) == nil {
+            throw TripDocError.unknownEntity(
+                name: entity, path: schemaA.entity(named: entity) == nil ? a.path : b.path,
+                known: (schemaA.entity(named: entity) == nil ? schemaA : schemaB).entities.map(\.name))
+        }
+        if let remapTable, remapTable.fromStore != a.document.storeIdentifier || remapTable.toStore != b.document.storeIdentifier {
+            throw TripDocError.invalidArgument(
+                "the remap table maps store \(remapTable.fromStore) to \(remapTable.toStore), but the documents are "
+                    + "stores \(a.document.storeIdentifier) and \(b.document.storeIdentifier)")
+        }
+        if match == .map, remapTable == nil {
+            throw TripDocError.invalidArgument("--match map needs --map REMAP.json (written by convert --remap-table)")
+        }
+        schemaDifferences = Self.schemaDifferences(schemaA, schemaB, only: entity)
+
+        var comparison = Comparison(
+            a: a.document, b: b.document, requested: match, remapTable: remapTable, ignoring: ignoring)
+        try comparison.matchAll()
+        entities = comparison.entityNames.filter { entity == nil || $0 == entity }.map { comparison.differences(of: $0) }
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+/// `tripdoc diff` end to end: identity across formats and stores, each kind of change exactly
+/// once in text and JSON, exit statuses as diff(1).
+@Suite struct DiffCommandTests {
+    let tripdoc: TripDocRunner
+
+    init() throws { tripdoc = try TripDocRunner() }
+
+    static let editedText = """
+        --- trips.json  (store C15C0289-EC2D-4A91-A7EC-8E65A18DEBBE)
+        +++ trips-edited.json  (store C15C0289-EC2D-4A91-A7EC-8E65A18DEBBE)
+        @@ BucketListItem (matched by key): 1 added, 1 changed @@
+        + BucketListItem/10  details: "Eat ceviche.", hasReservation: false, isInPlan: true, title: "Eat ceviche", trip: Trip/1
+        ~ BucketListItem/4
+            trip: Trip/2 → Trip/1
+        @@ LivingAccommodation (matched by key): 1 removed @@
+        - LivingAccommodation/2  address: "73 Market Square, Cusco", placeName: "Cusco Ryokan", trip: Trip/2
+        @@ Trip (matched by key): 1 changed @@
+        ~ Trip/2
+            destination: "Cusco" → "Lima"
+        1 added, 1 removed, 2 changed
+
+        """
+
+    @Test func aConvertedDocumentIsIdenticalToItsSourceInEveryFormatPair() throws {
+        for name in ["c.json", "c.plist", "c.tripbundle"] {
+            #expect(try tripdoc.run("convert", "trips.json", name).status == 0)
+        }
+        let files = ["trips.json", "c.json", "c.plist", "c.tripbundle"]
+        for first in files {
+            for second in files where first != second {
+                #expect(try tripdoc.run("diff", first, second) == .init(status: 0, stdout: "", stderr: ""), "\(first) \(second)")
+            }
+        }
+    }
+
+    @Test func eachChangeAppearsExactlyOnceInText() throws {
+        #expect(try tripdoc.run("diff", "trips.json", "trips-edited.json") == .init(status: 1, stdout: Self.editedText, stderr: ""))
+    }
+
+    @Test func eachChangeAppearsExactlyOnceInJSON() throws {
+        let outcome = try tripdoc.run("diff", "trips.json", "trips-edited.json", "--json")
+        #expect(outcome.status == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+        #expect(object["identical"] as? Bool == false)
+        #expect(object["summary"] as? [String: Int] == ["added": 1, "removed": 1, "changed": 2])
+        let entities = try #require(object["entities"] as? [String: [String: Any]])
+        let items = try #require(entities["BucketListItem"])
+        #expect((items["added"] as? [[String: Any]])?.map { $0["$id"] as? String } == ["10"])
+        let moved = try #require((items["changed"] as? [[String: Any]])?.first)
+        #expect(moved["relationships"] as? [String: [String: String]] == ["trip": ["old": "Trip/2", "new": "Trip/1"]])
+        #expect((entities["LivingAccommodation"]?["removed"] as? [[String: Any]])?.map { $0["$id"] as? String } == ["2"])
+        let trip = try #require((entities["Trip"]?["changed"] as? [[String: Any]])?.first)
+        #expect(trip["attributes"] as? [String: [String: String]] == ["destination": ["old": "Cusco", "new": "Lima"]])
+        #expect(trip["relationships"] as? [String: [String: String]] == [:])
+    }
+
+    @Test func documentsOfDifferentStoresMatchByUniquenessConstraintsAndContent() throws {
+        #expect(try tripdoc.run("convert", "trips.json", "other.plist", "--renumber").status == 0)
+        #expect(try tripdoc.run("convert", "trips-edited.json", "edited.tripbundle").status == 0)
+        let outcome = try tripdoc.run("diff", "other.plist", "edited.tripbundle")
+        #expect(outcome.status == 1)
+        let lines = outcome.stdout.split(separator: "\n")
+        #expect(lines.contains("@@ Trip (matched by unique): 1 changed @@"))
+        #expect(lines.contains("@@ BucketListItem (matched by content): 1 added, 1 changed @@"))
+        #expect(lines.filter { $0.hasPrefix("    ") } == ["    trip: Trip/2 → Trip/1", "    destination: \"Cusco\" → \"Lima\""])
+        #expect(lines.last == "1 added, 1 removed, 2 changed")
+    }
+
+    @Test func aRemapTableMatchesRenumberedObjects() throws {
+        #expect(try tripdoc.run("convert", "trips.json", "renumbered.json", "--renumber", "--remap-table", "map.json").status == 0)
+        #expect(try tripdoc.run("diff", "trips.json", "renumbered.json", "--map", "map.json", "--match", "map").status == 0)
+        let wrong = try tripdoc.run("diff", "renumbered.json", "trips.json", "--map", "map.json")
+        #expect(wrong.status == 2)
+        #expect(wrong.stderr.hasPrefix("tripdoc: error: the remap table maps store C15C0289"), "\(wrong.stderr)")
+    }
+
+    @Test func quietEntityAndIgnoreNarrowTheComparison() throws {
+        #expect(try tripdoc.run("diff", "trips.json", "trips-edited.json", "--quiet") == .init(status: 1, stdout: "", stderr: ""))
+        #expect(try tripdoc.run("diff", "trips.json", "trips-edited.json", "--entity", "Trip", "--ignore", "destination").status == 0)
+        let trips = try tripdoc.run("diff", "trips.json", "trips-edited.json", "--entity", "Trip")
+        #expect(trips.stdout.hasSuffix("0 added, 0 removed, 1 changed\n"))
+    }
+
+    @Test func schemaDifferencesAreReported() throws {
+        let edited = String(decoding: try tripdoc.contents("trips.json"), as: UTF8.self)
+            .replacingOccurrences(of: #"{"name":"placeName","optional":false"#, with: #"{"name":"placeName","optional":true"#)
+        try Data(edited.utf8).write(to: tripdoc.folder.appendingPathComponent("optional.json"))
+        let outcome = try tripdoc.run("diff", "trips.json", "optional.json")
+        #expect(outcome.status == 1)
+        #expect(outcome.stdout.contains("schema: LivingAccommodation.placeName: String → String?\n"))
+    }
+
+    @Test func troubleExitsWithTwo() throws {
+        #expect(try tripdoc.run("diff", "trips.json", "missing.json").status == 2)
+        #expect(try tripdoc.run("diff", "trips.json", "truncated.json").status == 2)
+        #expect(try tripdoc.run("diff", "trips.json", "trips.json", "--match", "nearest").status == 2)
+        #expect(try tripdoc.run("diff", "trips.json", "trips.json", "--match", "map").status == 2)
+        #expect(try tripdoc.run("diff", "trips.json", "trips.json", "--entity", "Boat").status == 2)
+    }
+}
