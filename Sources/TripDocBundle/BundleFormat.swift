@@ -119,7 +119,7 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
         let schema = try readJSON(Self.schemaEntry) { try decoder.decodeSchema(from: &$0, file: file) }
         try decoder.checkHeader(header, against: schema, file: file, location: SourceLocation(entry: Self.headerEntry))
         if verified.manifest.storeIdentifier != header.storeIdentifier
-            || verified.manifest.schemaVersion != header.schemaVersion.description
+            || Schema.Version(verified.manifest.schemaVersion) != header.schemaVersion
         {
             throw DocumentReadError(
                 file: file, location: SourceLocation(entry: BundleManifest.entryName),
@@ -206,6 +206,14 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
         }
         for name in contents.keys.sorted() where name != BundleManifest.entryName && !listed.contains(name) {
             throw refuse(name, "the archive holds an entry the manifest does not list")
+        }
+        for name in contents.keys.sorted() {
+            let known = [BundleManifest.entryName, Self.headerEntry, Self.schemaEntry].contains(name)
+                || name.hasPrefix(Self.snapshotsFolder) || name.hasPrefix(Self.externalFolder)
+            guard known else { throw refuse(name, "a bundle of format version 1 has no such entry") }
+            if name.hasPrefix(Self.externalFolder), Self.sha256(contents[name]!) != name.dropFirst(Self.externalFolder.count) {
+                throw refuse(name, "an external entry's name must be the SHA-256 digest of its contents")
+            }
         }
         return (contents, listed, manifest)
     }

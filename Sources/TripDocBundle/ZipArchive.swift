@@ -17,9 +17,10 @@ enum ZipArchive {
         var data: Data
     }
 
-    /// The modification time of every entry: the Unix epoch, which every zip tool shows as
-    /// 1980-01-01 00:00 (the earliest DOS time) whatever the time zone, so bytes are the same
-    /// on every machine.
+    /// The modification time of every entry: the Unix epoch. libarchive writes it as the DOS
+    /// time 1980-01-01 00:00 (the earliest there is, whatever the time zone) and as 0 in the
+    /// extended-timestamp field, so the bytes are the same on every machine; tools that read the
+    /// extended field show 1970-01-01 in their local time.
     static let entryTime: time_t = 0
 
     // MARK: Writing
@@ -34,6 +35,8 @@ enum ZipArchive {
         defer { archive_write_free(archive) }
         let output = Output()
         try check(archive_write_set_format_zip(archive), archive)
+        // Names are UTF-8, and say so (general-purpose flag bit 11), whatever the locale.
+        try check(archive_write_set_options(archive, "zip:hdrcharset=UTF-8"), archive)
         try check(archive_write_zip_set_compression_deflate(archive), archive)
         // No blocking: libarchive would otherwise pad the output to 10 KiB blocks.
         try check(archive_write_set_bytes_per_block(archive, 0), archive)
@@ -76,11 +79,15 @@ enum ZipArchive {
             throw ZipArchiveError.tooManyEntries(directory.records.count, limit: limits.maximumEntryCount)
         }
         var declared: [String: ZipCentralDirectory.Record] = [:]
+        var offsets: Set<Int> = []
         var total = 0
         for record in directory.records {
             try checkName(record.name)
             guard declared.updateValue(record, forKey: record.name) == nil else {
                 throw ZipArchiveError.duplicateEntry(record.name)
+            }
+            guard offsets.insert(record.localHeaderOffset).inserted else {
+                throw ZipArchiveError.damaged(entry: record.name, "two entries share one local header")
             }
             if record.isSymbolicLink { throw ZipArchiveError.symbolicLink(record.name) }
             guard record.uncompressedSize <= limits.maximumEntrySize else {
@@ -106,6 +113,8 @@ enum ZipArchive {
             try check(archive_read_open_memory(archive, bytes.baseAddress, bytes.count), archive)
             var entries: [Entry] = []
             var seen: Set<String> = []
+            let inFileOrder = directory.records.sorted { $0.localHeaderOffset < $1.localHeaderOffset }
+            var ordinal = 0
             var chunk = [UInt8](repeating: 0, count: 1 << 16)
             while true {
                 var header: OpaquePointer?
@@ -114,11 +123,24 @@ enum ZipArchive {
                 guard status >= ARCHIVE_WARN, let header else {
                     throw ZipArchiveError.damaged(entry: entries.last.map { "after \($0.name)" }, message(archive))
                 }
-                let name = archive_entry_pathname_utf8(header).map { String(cString: $0) } ?? ""
-                try checkName(name)
-                guard let record = declared[name], seen.insert(name).inserted else {
-                    throw ZipArchiveError.damaged(entry: name, "the entry is not listed in the central directory")
+                // libarchive returns entries in the order of their local headers, so this is the
+                // next central-directory record in that order. Its name is taken from there as
+                // UTF-8: libarchive converts names to the C locale and gives up on non-ASCII ones.
+                guard ordinal < inFileOrder.count else {
+                    throw ZipArchiveError.damaged(
+                        entry: entries.last.map { "after \($0.name)" }, "an entry is not listed in the central directory")
                 }
+                let record = inFileOrder[ordinal]
+                ordinal += 1
+                let name = record.name
+                if let raw = archive_entry_pathname(header).map({ String(cString: $0) }), raw != name {
+                    throw ZipArchiveError.damaged(
+                        entry: name, "its local header names it '\(raw)', unlike the central directory")
+                }
+                if archive_entry_size_is_set(header) != 0, Int(archive_entry_size(header)) != record.uncompressedSize {
+                    throw ZipArchiveError.damaged(entry: name, "its local header and the central directory disagree on its size")
+                }
+                seen.insert(name)
                 let type = archive_entry_filetype(header)
                 if type == CLibArchive_symbolicLink() { throw ZipArchiveError.symbolicLink(name) }
                 if type == CLibArchive_directory() {

@@ -65,13 +65,24 @@ public struct PlistFormat: DocumentFormat {
         guard text.hasPrefix("<?xml") || text.hasPrefix("\u{FEFF}<?xml"), let end = text.firstIndex(of: ">") else { return nil }
         let declaration = text[..<end].lowercased()
         guard let range = declaration.range(of: "encoding") else { return nil }
-        let value = declaration[range.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "'" }
+        let value = declaration[range.upperBound...].drop { $0.isWhitespace || $0 == "=" || $0 == "\"" || $0 == "'" }
             .prefix { $0 != "\"" && $0 != "'" }
         return value == "utf-8" || value == "utf8"
             ? nil : "the file declares the encoding '\(value)'; tripdoc reads UTF-8 property lists only"
     }
 
     public func writeDocument(_ document: Document) throws -> Data {
+        for entity in document.schema.entities {
+            for attribute in entity.attributes {
+                if let value = attribute.defaultValue, Self.longestText(in: value) > Self.maximumValueLength {
+                    throw DocumentWriteError(
+                        identifier: PersistentIdentifier(
+                            storeIdentifier: document.storeIdentifier, entityName: entity.name, primaryKey: "(schema)"),
+                        property: attribute.name,
+                        message: "has a default value longer than the \(Self.maximumValueLength) bytes one plist element may hold")
+                }
+            }
+        }
         for snapshot in document.snapshots {
             for (property, value) in snapshot.values where Self.longestText(in: value) > Self.maximumValueLength {
                 throw DocumentWriteError(
@@ -88,7 +99,10 @@ public struct PlistFormat: DocumentFormat {
     /// The most bytes one element of `value` takes as text (base64 for data).
     static func longestText(in value: SnapshotValue) -> Int {
         switch value {
-        case .string(let text): text.utf8.count
+        case .string(let text):
+            // Written as <data> (base64, a third longer) when XML cannot carry one of its characters.
+            text.unicodeScalars.contains(where: PlistWriter.isOutsideXML)
+                ? (text.utf8.count + 2) / 3 * 4 : text.utf8.count
         case .data(let data): (data.count + 2) / 3 * 4
         case .array(let elements): elements.map(longestText).max() ?? 0
         case .composite(let fields): fields.values.map(longestText).max() ?? 0

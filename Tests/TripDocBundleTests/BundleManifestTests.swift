@@ -52,3 +52,46 @@ import TripDocTestSupport
         try ZipArchive.checkName(name)
     }
 }
+
+@Suite struct BundleEntryRulesTests {
+    @Test func nonASCIIEntityNamesRoundTrip() throws {
+        let schema = Schema([Schema.Entity(name: "Café", attributes: [.init("name", .string)])])
+        var document = Document.empty(schema: schema, storeIdentifier: "S")
+        document.snapshots = [
+            DefaultSnapshot(
+                persistentIdentifier: document.identifier(entityName: "Café", primaryKey: "1"),
+                values: ["name": .string("Flore")])
+        ]
+        let bytes = try BundleFormat().writeDocument(document)
+        #expect(try BundleFormat().readDocument(from: bytes, file: "c.tripbundle") == document)
+        #expect(try ZipArchive.entries(of: bytes, limits: .standard).map(\.name).contains("snapshots/Café.json"))
+    }
+
+    /// Rebuilds a bundle of the edge-case document with `extra` entries listed in a correct manifest.
+    func bundle(adding extra: [ZipArchive.Entry]) throws -> Data {
+        let original = try BundleFormat().writeDocument(EdgeCaseDocuments.document())
+        var entries = try ZipArchive.entries(of: original, limits: .standard)
+        var manifest = try JSONDecoder().decode(BundleManifest.self, from: entries[0].data)
+        manifest.entries += extra.map { .init(name: $0.name, size: $0.data.count, sha256: BundleFormat.sha256($0.data)) }
+        entries[0].data = try manifest.encoded()
+        return try ZipArchive.archive(entries + extra)
+    }
+
+    @Test func anExternalEntryMustBeNamedByItsDigest() throws {
+        let data = try bundle(adding: [.init(name: "external/" + String(repeating: "0", count: 64), data: Data("x".utf8))])
+        #expect {
+            try BundleFormat().readDocument(from: data, file: "b")
+        } throws: { error in
+            "\(error)".contains("an external entry's name must be the SHA-256 digest of its contents")
+        }
+    }
+
+    @Test func entriesOfNoKnownKindAreRefused() throws {
+        let data = try bundle(adding: [.init(name: "notes.txt", data: Data("hello".utf8))])
+        #expect {
+            try BundleFormat().readDocument(from: data, file: "b")
+        } throws: { error in
+            "\(error)".contains("entry notes.txt: a bundle of format version 1 has no such entry")
+        }
+    }
+}

@@ -14,8 +14,8 @@ extension Schema {
         var seenEntities: Set<String> = []
         let byName = entitiesByName
         for entity in entities {
-            if entity.name.isEmpty || entity.name.contains("/") {
-                problems.append("entity name '\(entity.name)' must be non-empty and without '/'")
+            if entity.name.isEmpty || entity.name.contains("/") || entity.name.contains("\\") {
+                problems.append("entity name '\(entity.name)' must be non-empty and without '/' or '\\'")
             }
             if !seenEntities.insert(entity.name).inserted {
                 problems.append("entity '\(entity.name)' is declared twice")
@@ -92,7 +92,9 @@ extension Schema {
     /// call `é` and `e\u{301}` equal, which documents compare by bytes cannot).
     static func isNFC(_ name: String) -> Bool {
         name.utf8.elementsEqual(name.precomposedStringWithCanonicalMapping.utf8)
-            && !name.unicodeScalars.contains { $0.properties.generalCategory == .control }
+            && !name.unicodeScalars.contains {
+                $0.properties.generalCategory == .control || $0.properties.isNoncharacterCodePoint
+            }
     }
 
     /// Problems with the fields of composite types inside `type`: empty, duplicate or non-NFC names.
