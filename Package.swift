@@ -52,7 +52,7 @@ let package = Package(
             name: "TripDocPlistTests", dependencies: ["TripDocPlist", "TripDocJSON", "TripDocTestSupport"],
             resources: [.copy("Fixtures")]),
         .testTarget(
-            name: "TripDocBundleTests", dependencies: ["TripDocBundle", "TripDocPlist", "TripDocTestSupport"]),
+            name: "TripDocBundleTests", dependencies: ["TripDocBundle", "TripDocPlist", "TripDocJSON", "TripDocTestSupport"]),
         .testTarget(name: "TripDocKitTests", dependencies: ["TripDocKit", "TripDocTestSupport"]),
         .testTarget(
             name: "tripdocTests", dependencies: ["tripdoc"],
