@@ -22,6 +22,7 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
 
     static let headerEntry = "header.json"
     static let schemaEntry = "schema.json"
+    static let historyEntry = "history.json"
     static let snapshotsFolder = "snapshots/"
     static let externalFolder = "external/"
 
@@ -47,6 +48,13 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
         var schema = JSONWriter(compactLevel: 2)
         encoder.encodeSchema(document.schema, to: &schema)
         entries.append(.init(name: Self.schemaEntry, data: Data(schema.bytes)))
+
+        if !document.history.isEmpty {
+            // One transaction per line.
+            var history = JSONWriter(compactLevel: 2)
+            try encoder.encodeHistory(document.history, schema: document.schema, to: &history)
+            entries.append(.init(name: Self.historyEntry, data: Data(history.bytes)))
+        }
 
         let external = ExternalValues()
         for (entity, snapshots) in DocumentEncoder.groupedByEntity(document.orderedSnapshots, schema: document.schema) {
@@ -145,7 +153,13 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
                     keyPath: "snapshots.\(entity.name)")
             }
         }
-        return Document(header: header, schema: schema, snapshots: snapshots)
+        var history = DocumentHistory()
+        if contents[Self.historyEntry] != nil {
+            history = try readJSON(Self.historyEntry) {
+                try decoder.decodeHistory(from: &$0, schema: schema, storeIdentifier: header.storeIdentifier, file: file)
+            }
+        }
+        return Document(header: header, schema: schema, snapshots: snapshots, history: history)
     }
 
     public func entryReports(of data: Data, file: String) throws -> [ArchiveEntryReport] {
@@ -208,7 +222,7 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
             throw refuse(name, "the archive holds an entry the manifest does not list")
         }
         for name in contents.keys.sorted() {
-            let known = [BundleManifest.entryName, Self.headerEntry, Self.schemaEntry].contains(name)
+            let known = [BundleManifest.entryName, Self.headerEntry, Self.schemaEntry, Self.historyEntry].contains(name)
                 || name.hasPrefix(Self.snapshotsFolder) || name.hasPrefix(Self.externalFolder)
             guard known else { throw refuse(name, "a bundle of format version 1 has no such entry") }
             if name.hasPrefix(Self.externalFolder), Self.sha256(contents[name]!) != name.dropFirst(Self.externalFolder.count) {

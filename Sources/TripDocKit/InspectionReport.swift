@@ -33,7 +33,17 @@ public struct InspectionReport: Codable, Hashable, Sendable {
     public var counts: [String: Int]
     public var snapshots: Int
     public var historyTransactions: Int
+    /// The first and last token of the history kept, or `nil` when it has none.
+    public var historyTokenSpan: TokenSpan?
+    /// Transactions up to this identifier were deleted (0: none).
+    public var historyDeletedThrough: Int64
     public var problems: [Problem]
+
+    /// The first and last token of a history.
+    public struct TokenSpan: Codable, Hashable, Sendable {
+        public var first: String
+        public var last: String
+    }
     /// For an archive format (the bundle), each entry with its sizes, CRC and digest status.
     public var entries: [ArchiveEntryReport]?
 
@@ -69,7 +79,13 @@ public struct InspectionReport: Codable, Hashable, Sendable {
         }
         counts = document.countsByEntity
         snapshots = document.snapshots.count
-        historyTransactions = 0
+        historyTransactions = document.history.transactions.count
+        if let first = document.history.transactions.first, let last = document.history.transactions.last {
+            historyTokenSpan = TokenSpan(
+                first: first.token(in: document.storeIdentifier).description,
+                last: last.token(in: document.storeIdentifier).description)
+        }
+        historyDeletedThrough = document.history.deletedThrough
         problems = IntegrityChecker().problems(in: document).map {
             Problem(kind: $0.kind.rawValue, identifier: $0.identifier.description, property: $0.property, message: $0.message)
         }
@@ -90,7 +106,9 @@ public struct InspectionReport: Codable, Hashable, Sendable {
             "Store identifier:  \(storeIdentifier)",
             "Schema version:    \(schemaVersion)",
             "Generator:         \(generator.isEmpty ? "(unknown)" : generator)",
-            "History:           \(historyTransactions) transactions",
+            "History:           \(historyTransactions) transaction\(historyTransactions == 1 ? "" : "s")"
+                + (historyTokenSpan.map { ", tokens \($0.first) … \($0.last)" } ?? "")
+                + (historyDeletedThrough > 0 ? ", deleted through \(historyDeletedThrough)" : ""),
             "",
             "Entities:",
         ]

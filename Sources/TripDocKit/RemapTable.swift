@@ -10,6 +10,8 @@ public struct RemapTable: Codable, Hashable, Sendable {
     public var toStore: String
     /// For each entity, each old primary key and the new one.
     public var identifiers: [String: [String: String]]
+    /// Each history token of the old store and the token of the same transaction in the new one.
+    public var tokens: [String: String]?
 
     /// The table of a conversion.
     public init(_ conversion: DocumentConversion) {
@@ -20,6 +22,11 @@ public struct RemapTable: Codable, Hashable, Sendable {
             identifiers[old.entityName, default: [:]][old.primaryKey] = new.primaryKey
         }
         self.identifiers = identifiers
+        let transactions = conversion.document.history.transactions
+        tokens = transactions.isEmpty ? nil : Dictionary(
+            uniqueKeysWithValues: transactions.map {
+                ($0.token(in: fromStore).description, $0.token(in: toStore).description)
+            })
     }
 
     /// Reads a table `convert --remap-table` wrote.

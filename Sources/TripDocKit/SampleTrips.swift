@@ -133,6 +133,74 @@ public enum SampleTrips {
     }
 }
 
+extension SampleTrips {
+    /// The start of the sample's history: 2025-01-01T09:00:00Z.
+    static let historyStart = Date(timeIntervalSinceReferenceDate: 757_414_800)
+
+    /// A sample whose history tells a story, saved through the store engine: the app inserts the
+    /// trips (transaction 1); the widget inserts a place to stay for the last trip (2), then
+    /// updates it (3); the app deletes the first trip, its bucket list and place to stay with it
+    /// (4, with the trip's name and dates in its tombstone). The same arguments give the same bytes.
+    public static func documentWithHistory(trips: Int, seed: UInt64 = 1) throws -> Document {
+        let base = document(trips: trips, seed: seed)
+        var document = Document.empty(schema: base.schema, storeIdentifier: base.storeIdentifier)
+        guard trips > 0 else { return document }
+        let last = base.identifier(entityName: "Trip", primaryKey: String(trips))
+        // The last trip starts without a place to stay, so that the widget can add one.
+        let lastStay = base.snapshots.first { $0.persistentIdentifier == last }?["livingAccommodation"]
+        var snapshots = base.orderedSnapshots.filter { snapshot in
+            if case .reference(let stay) = lastStay ?? .null, snapshot.persistentIdentifier == stay { return false }
+            return true
+        }
+        for index in snapshots.indices where snapshots[index].persistentIdentifier == last {
+            snapshots[index]["livingAccommodation"] = .null
+        }
+        // Inserted with temporary identifiers, as a context would; the store gives them back in order.
+        let temporary: (PersistentIdentifier) -> PersistentIdentifier = {
+            .temporary(entityName: $0.entityName, primaryKey: "t\($0.primaryKey)")
+        }
+        try document.applySaveChanges(
+            DataStoreSaveChangesRequest(
+                editingState: EditingState(author: "app"), inserted: snapshots.map { $0.remapped(temporary) }),
+            timestamp: historyStart)
+        let permanentLast = document.identifier(entityName: "Trip", primaryKey: String(trips))
+        var lastTrip = document.snapshots.first { $0.persistentIdentifier == permanentLast }!
+        let stay = PersistentIdentifier.temporary(entityName: "LivingAccommodation", primaryKey: "widget-1")
+        lastTrip["livingAccommodation"] = .reference(stay)
+        let inserted = try document.applySaveChanges(
+            DataStoreSaveChangesRequest(
+                editingState: EditingState(author: "widget"),
+                inserted: [
+                    DefaultSnapshot(
+                        persistentIdentifier: stay,
+                        values: [
+                            "placeName": .string("Harbour View Hotel"), "address": .string("1 Harbour Street"),
+                            "trip": .reference(permanentLast),
+                        ])
+                ], updated: [lastTrip]),
+            timestamp: historyStart.addingTimeInterval(86_400))
+        let stayID = inserted.remappedIdentifiers[stay]!
+        try document.applySaveChanges(
+            DataStoreSaveChangesRequest(
+                editingState: EditingState(author: "widget"),
+                updated: [
+                    DefaultSnapshot(
+                        persistentIdentifier: stayID,
+                        values: [
+                            "placeName": .string("Harbour View Hotel & Spa"), "address": .string("1 Harbour Street"),
+                            "trip": .reference(permanentLast),
+                        ])
+                ]),
+            timestamp: historyStart.addingTimeInterval(2 * 86_400))
+        let first = document.identifier(entityName: "Trip", primaryKey: "1")
+        try document.applySaveChanges(
+            DataStoreSaveChangesRequest(
+                editingState: EditingState(author: "app"), deleted: [DefaultSnapshot(persistentIdentifier: first, values: [:])]),
+            timestamp: historyStart.addingTimeInterval(3 * 86_400))
+        return document
+    }
+}
+
 /// A small, fast, seedable random number generator (Steele, Lea and Flood's SplitMix64), so a
 /// seed gives the same sample on every platform and Swift version.
 struct SplitMix64: RandomNumberGenerator {

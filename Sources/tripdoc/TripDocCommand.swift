@@ -25,7 +25,7 @@ struct TripDocCommand: ParsableCommand {
               tripdoc diff trips.json copy.plist
             """,
         version: TripDocVersion.string,
-        subcommands: [Sample.self, Show.self, Inspect.self, Convert.self, Diff.self]
+        subcommands: [Sample.self, Show.self, Inspect.self, History.self, Convert.self, Diff.self]
     )
 
     /// Runs the command; every failure prints one message on standard error and exits with 2

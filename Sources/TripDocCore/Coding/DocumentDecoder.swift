@@ -12,7 +12,7 @@ public struct DocumentDecoder {
     public init() {}
 
     /// The sections a document's root object may hold.
-    static let sections: Set<String> = ["header", "schema", "snapshots"]
+    static let sections: Set<String> = ["header", "history", "schema", "snapshots"]
 
     /// Reads a whole document; `file` names the file in error messages.
     ///
@@ -57,6 +57,19 @@ public struct DocumentDecoder {
             }
             try reader.finish()
             return snapshots
+        }
+    }
+
+    /// Reads a history object that is the whole of its input.
+    public func decodeHistory<R: StructuredReader>(
+        from reader: inout R, schema: Schema, storeIdentifier: String, file: String, keyPath prefix: String = "history"
+    ) throws -> DocumentHistory {
+        try reported(file: file) {
+            let history = try within(prefix) {
+                try decodeHistory(from: &reader, schema: schema, storeIdentifier: storeIdentifier)
+            }
+            try reader.finish()
+            return history
         }
     }
 
@@ -126,13 +139,14 @@ public struct DocumentDecoder {
         var header: DocumentHeader?
         var schema: Schema?
         var snapshots: [DefaultSnapshot]?
+        var history: DocumentHistory?
         try reader.beginObject()
         while let key = try reader.nextKey() {
             let start = reader.bookmark
             guard Self.sections.contains(key) else {
                 throw failure(
                     at: start, in: reader,
-                    "unexpected member '\(key)' in the document; expected header, schema and snapshots")
+                    "unexpected member '\(key)' in the document; expected header, history, schema and snapshots")
             }
             guard sections[key] == nil else {
                 throw failure(at: start, in: reader, "the member '\(key)' appears twice")
@@ -143,6 +157,14 @@ public struct DocumentDecoder {
                 header = try within("header") { try decodeHeader(from: &reader) }
             case "schema":
                 schema = try within("schema") { try decodeSchema(from: &reader) }
+            case "history":
+                if let header, let schema {
+                    history = try within("history") {
+                        try decodeHistory(from: &reader, schema: schema, storeIdentifier: header.storeIdentifier)
+                    }
+                } else {
+                    try reader.skipValue()
+                }
             default:
                 if let header, let schema {
                     snapshots = try within("snapshots") {
@@ -172,7 +194,13 @@ public struct DocumentDecoder {
                 try decodeSnapshots(from: &reader, schema: schema, storeIdentifier: header.storeIdentifier)
             }
         }
-        return Document(header: header, schema: schema, snapshots: snapshots ?? [])
+        if history == nil, let historyStart = sections["history"] {
+            reader.resume(at: historyStart)
+            history = try within("history") {
+                try decodeHistory(from: &reader, schema: schema, storeIdentifier: header.storeIdentifier)
+            }
+        }
+        return Document(header: header, schema: schema, snapshots: snapshots ?? [], history: history ?? DocumentHistory())
     }
 
     // MARK: Header

@@ -19,6 +19,10 @@ public struct DocumentEncoder {
         writer.beginObject()
         writer.key("header")
         encodeHeader(document.header, to: &writer)
+        if !document.history.isEmpty {
+            writer.key("history")
+            try encodeHistory(document.history, schema: document.schema, to: &writer)
+        }
         writer.key("schema")
         encodeSchema(document.schema, to: &writer)
         writer.key("snapshots")

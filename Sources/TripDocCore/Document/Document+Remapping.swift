@@ -17,6 +17,17 @@ extension Document {
         var nextKeys = header.nextPrimaryKeys
         if renumber { nextKeys = [:] }
         let ordered = orderedSnapshots
+        // Models that are gone but named in history need identifiers too; with renumbering they
+        // get keys after the live ones, so no two models ever share one.
+        let live = Set(ordered.map(\.persistentIdentifier))
+        var historyOnly: [PersistentIdentifier] = []
+        var seenInHistory: Set<PersistentIdentifier> = []
+        for transaction in history.transactions {
+            for change in transaction.changes {
+                let id = change.changedPersistentIdentifier
+                if !live.contains(id), seenInHistory.insert(id).inserted { historyOnly.append(id) }
+            }
+        }
         for snapshot in ordered {
             let old = snapshot.persistentIdentifier
             let key: String
@@ -29,6 +40,15 @@ extension Document {
             }
             map[old] = PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: old.entityName, primaryKey: key)
         }
+        for old in historyOnly.sorted() {
+            var key = old.primaryKey
+            if renumber {
+                let next = nextKeys[old.entityName, default: 1]
+                nextKeys[old.entityName] = next + 1
+                key = String(next)
+            }
+            map[old] = PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: old.entityName, primaryKey: key)
+        }
         let remap: (PersistentIdentifier) -> PersistentIdentifier = { old in
             map[old]
                 ?? PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: old.entityName, primaryKey: old.primaryKey)
@@ -38,6 +58,7 @@ extension Document {
         result.header.generator = TripDocVersion.generator
         result.header.nextPrimaryKeys = nextKeys
         result.snapshots = ordered.map { $0.remapped(remap) }
+        result.history = history.remapped(remap)
         return (result, map)
     }
 }

@@ -10,12 +10,17 @@ public struct Document: Hashable, Sendable {
     /// The snapshots, as the document lists them (by entity, then primary key, when written by
     /// tripdoc). A document read from a file may hold duplicates; ``IntegrityChecker`` finds them.
     public var snapshots: [DefaultSnapshot]
+    /// Every save's transaction, oldest first.
+    public var history: DocumentHistory
 
     /// Creates a document.
-    public init(header: DocumentHeader, schema: Schema, snapshots: [DefaultSnapshot] = []) {
+    public init(
+        header: DocumentHeader, schema: Schema, snapshots: [DefaultSnapshot] = [], history: DocumentHistory = DocumentHistory()
+    ) {
         self.header = header
         self.schema = schema
         self.snapshots = snapshots
+        self.history = history
     }
 
     /// An empty document for `schema` with a new store identifier.

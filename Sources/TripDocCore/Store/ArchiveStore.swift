@@ -72,9 +72,38 @@ public final class ArchiveStore {
         _ request: DataStoreSaveChangesRequest<DefaultSnapshot>
     ) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {
         var document = try readDocument()
-        let result = try document.applySaveChanges(request)
+        let result = try document.applySaveChanges(
+            request, timestamp: Date(), processIdentifier: String(ProcessInfo.processInfo.processIdentifier),
+            bundleIdentifier: ProcessInfo.processInfo.processName)
         try fileWriter.write(format.writeDocument(document), to: path)
         return result
+    }
+
+    /// The transactions `query` selects (SwiftData's `fetchHistory`).
+    ///
+    /// - Throws: ``HistoryError/historyTokenExpired(_:deletedThrough:)`` when the query's token
+    ///   is older than the history kept: discard it and fetch from the start.
+    public func fetchHistory(_ query: HistoryQuery = HistoryQuery()) throws -> [HistoryTransactionRecord] {
+        try readDocument().history.transactions(matching: query, storeIdentifier: identifier)
+    }
+
+    /// The token of the newest transaction, or `nil` when there is none.
+    public func currentHistoryToken() throws -> DefaultHistoryToken? {
+        try readDocument().history.transactions.last?.token(in: identifier)
+    }
+
+    /// Deletes history through `token` (SwiftData's `deleteHistory`), writing the document.
+    public func deleteHistory(through token: DefaultHistoryToken) throws {
+        var document = try readDocument()
+        try document.history.delete(through: token, storeIdentifier: identifier)
+        try fileWriter.write(format.writeDocument(document), to: path)
+    }
+
+    /// Deletes the history saved before `date`, writing the document.
+    public func deleteHistory(before date: Date) throws {
+        var document = try readDocument()
+        document.history.delete(before: date)
+        try fileWriter.write(format.writeDocument(document), to: path)
     }
 }
 

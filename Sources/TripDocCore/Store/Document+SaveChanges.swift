@@ -6,15 +6,32 @@ extension Document {
     /// update it: an upsert), references to them are rewritten, updates replace, deletes remove
     /// and follow the delete rules. Either the whole save applies or nothing does.
     ///
+    /// A save that changes anything is recorded in ``history`` as one transaction: inserts,
+    /// then updates (with the names and new values of the changed attributes), then deletes
+    /// (cascades included, each with a tombstone of its `.preserveValueOnDeletion` attributes).
+    ///
+    /// - Parameters:
+    ///   - timestamp: The transaction's time.
+    ///   - processIdentifier: The saving process, if known.
+    ///   - bundleIdentifier: The saving program, if known.
     /// - Returns: The store identifier, the temporary → permanent identifier map and the
     ///   snapshots the context should re-register (upserted models).
     /// - Throws: ``SaveChangesError``; the document is unchanged.
+    @discardableResult
     public mutating func applySaveChanges(
-        _ request: DataStoreSaveChangesRequest<DefaultSnapshot>
+        _ request: DataStoreSaveChangesRequest<DefaultSnapshot>, timestamp: Date = Date(),
+        processIdentifier: String? = nil, bundleIdentifier: String? = nil
     ) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {
         var working = SaveChangesWorkspace(document: self)
         let result = try working.apply(request)
         self = working.finishedDocument()
+        if !working.changes.isEmpty {
+            history.transactions.append(
+                HistoryTransactionRecord(
+                    transactionIdentifier: history.nextTransactionIdentifier, author: request.editingState.author,
+                    timestamp: timestamp, bundleIdentifier: bundleIdentifier, processIdentifier: processIdentifier,
+                    changes: working.changes))
+        }
         return result
     }
 }
@@ -26,6 +43,8 @@ private struct SaveChangesWorkspace {
     var insertionOrder: [PersistentIdentifier] = []
     var entities: [String: Schema.Entity]
     var uniqueIndexes: [String: [[String]: [[SnapshotValue]: PersistentIdentifier]]] = [:]
+    /// What the save changed, in order, for the history.
+    var changes: [HistoryChangeRecord] = []
 
     init(document: Document) {
         self.document = document
@@ -72,8 +91,11 @@ private struct SaveChangesWorkspace {
             let rewritten = try normalized(
                 snapshot.copy(persistentIdentifier: identifier, remappedIdentifiers: remapped), entity: entity,
                 reportedAs: snapshot.persistentIdentifier)
-            if byIdentifier.updateValue(rewritten, forKey: identifier) == nil {
+            if let previous = byIdentifier.updateValue(rewritten, forKey: identifier) {
+                recordUpdate(from: previous, to: rewritten, entity: entity)
+            } else {
                 insertionOrder.append(identifier)
+                changes.append(.insert(identifier))
             }
             if upserted.contains(identifier) { reregister[identifier] = rewritten }
         }
@@ -89,6 +111,7 @@ private struct SaveChangesWorkspace {
                 reportedAs: identifier)
             try checkUniqueness(of: rewritten, replacing: previous, entity: entity)
             byIdentifier[identifier] = rewritten
+            recordUpdate(from: previous, to: rewritten, entity: entity)
         }
 
         var deleted: Set<PersistentIdentifier> = []
@@ -124,6 +147,18 @@ private struct SaveChangesWorkspace {
         }
         result.snapshots = snapshots.sorted { $0.persistentIdentifier < $1.persistentIdentifier }
         return result
+    }
+
+    /// Records an update: the properties whose values differ, and the new values of the
+    /// attributes among them (nil values omitted). Nothing when nothing differs.
+    mutating func recordUpdate(from previous: DefaultSnapshot, to current: DefaultSnapshot, entity: Schema.Entity) {
+        let changed = entity.propertyNames.filter { (previous.values[$0] ?? .null) != (current.values[$0] ?? .null) }
+        guard !changed.isEmpty else { return }
+        var values: [String: SnapshotValue] = [:]
+        for name in changed where entity.attribute(named: name) != nil {
+            if let value = current.values[name], value != .null { values[name] = value }
+        }
+        changes.append(.update(current.persistentIdentifier, updatedAttributes: changed, values: values))
     }
 
     // MARK: Identifiers
@@ -270,6 +305,11 @@ private struct SaveChangesWorkspace {
     ) throws {
         guard let snapshot = byIdentifier[identifier], deleted.insert(identifier).inserted else { return }
         let entity = entities[identifier.entityName]!
+        var tombstone: [String: SnapshotValue] = [:]
+        for attribute in entity.attributes where attribute.preservesValueOnDeletion {
+            if let value = snapshot.values[attribute.name], value != .null { tombstone[attribute.name] = value }
+        }
+        changes.append(.delete(identifier, tombstone: tombstone))
         for relationship in entity.relationships {
             let targets = (snapshot.values[relationship.name] ?? .null).referencedIdentifiers
             switch relationship.deleteRule {

@@ -16,7 +16,8 @@ extension TripDocCommand {
 
                 --json prints an object with at least: file, size, format, formatVersion, \
                 storeIdentifier, schemaVersion, generator, entities, counts (entity name to \
-                number of snapshots), snapshots, historyTransactions, problems (objects with kind, \
+                number of snapshots), snapshots, historyTransactions, historyTokenSpan ({"first", \
+                "last"} or absent), historyDeletedThrough, problems (objects with kind, \
                 identifier, property, message), and for a bundle entries (objects with name, \
                 size, compressedSize, ratio, crc, digest).
 

@@ -16,6 +16,7 @@ extension TripDocCommand {
                   tripdoc sample -o big.json --trips 100000 --seed 7
                   tripdoc sample -o trips.plist
                   tripdoc sample -o trips.tripbundle
+                  tripdoc sample -o story.json --history
                 """)
 
         @Option(name: .shortAndLong, help: "The document to write ('-' for standard output).")
@@ -30,6 +31,10 @@ extension TripDocCommand {
         @Option(help: "The format to write: json, plist or bundle. Defaults to the one the output's extension selects.")
         var to: String?
 
+        @Flag(
+            help: "Save the sample through the store so its history tells a story: the app inserts the trips, the widget adds and then updates a place to stay, the app deletes the first trip.")
+        var history = false
+
         @Flag(help: "Replace the output if it exists.")
         var force = false
 
@@ -41,7 +46,9 @@ extension TripDocCommand {
             let format = try DocumentFormats.forWriting(output, explicit: to)
             let destination = OutputDestination(path: output, force: force)
             try destination.check()
-            let document = SampleTrips.document(trips: trips, seed: seed)
+            let document =
+                history
+                ? try SampleTrips.documentWithHistory(trips: trips, seed: seed) : SampleTrips.document(trips: trips, seed: seed)
             try destination.write(format.writeDocument(document))
         }
     }

@@ -1,0 +1,143 @@
+import Foundation
+
+extension DocumentDecoder {
+    /// Reads the history object, with the schema and store in hand.
+    func decodeHistory<R: StructuredReader>(from reader: inout R, schema: Schema, storeIdentifier: String) throws
+        -> DocumentHistory
+    {
+        var history = DocumentHistory()
+        try decodeObject(from: &reader, allowedKeys: ["deletedThrough", "transactions"]) { key, reader in
+            if key == "deletedThrough" {
+                let start = reader.bookmark
+                let value = try reader.readInt64()
+                guard value >= 0 else { throw failure(at: start, in: reader, "deletedThrough must be 0 or more") }
+                history.deletedThrough = value
+            } else {
+                history.transactions = try decodeArray(from: &reader) { reader in
+                    try decodeTransaction(from: &reader, schema: schema, storeIdentifier: storeIdentifier)
+                }
+            }
+        }
+        var previous = history.deletedThrough
+        for (index, transaction) in history.transactions.enumerated() {
+            guard transaction.transactionIdentifier > previous else {
+                throw DocumentDecodingFailure(
+                    location: nil, keyPath: ["id", "[\(index)]", "transactions"],
+                    message: "transaction identifiers must increase and exceed deletedThrough; found "
+                        + "\(transaction.transactionIdentifier) after \(previous)")
+            }
+            previous = transaction.transactionIdentifier
+        }
+        return history
+    }
+
+    private func decodeTransaction<R: StructuredReader>(from reader: inout R, schema: Schema, storeIdentifier: String) throws
+        -> HistoryTransactionRecord
+    {
+        let start = reader.bookmark
+        var identifier: Int64?
+        var author: String?
+        var bundle: String?
+        var process: String?
+        var timestamp: Date?
+        var changes: [HistoryChangeRecord] = []
+        try decodeObject(
+            from: &reader, allowedKeys: ["author", "bundleIdentifier", "changes", "id", "processIdentifier", "timestamp"]
+        ) { key, reader in
+            switch key {
+            case "author": author = try reader.readString()
+            case "bundleIdentifier": bundle = try reader.readString()
+            case "processIdentifier": process = try reader.readString()
+            case "id":
+                let valueStart = reader.bookmark
+                let value = try reader.readInt64()
+                guard value >= 1 else { throw failure(at: valueStart, in: reader, "a transaction identifier must be at least 1") }
+                identifier = value
+            case "timestamp":
+                guard case .date(let date) = try decodeValue(.date, from: &reader) else { return }
+                timestamp = date
+            default:
+                changes = try decodeArray(from: &reader) { reader in
+                    try decodeChange(from: &reader, schema: schema, storeIdentifier: storeIdentifier)
+                }
+            }
+        }
+        guard let identifier, let timestamp else {
+            throw failure(at: start, in: reader, "a transaction needs 'id' and 'timestamp'")
+        }
+        return HistoryTransactionRecord(
+            transactionIdentifier: identifier, author: author, timestamp: timestamp, bundleIdentifier: bundle,
+            processIdentifier: process, changes: changes)
+    }
+
+    private func decodeChange<R: StructuredReader>(from reader: inout R, schema: Schema, storeIdentifier: String) throws
+        -> HistoryChangeRecord
+    {
+        let start = reader.bookmark
+        var entityName: String?
+        var key: String?
+        var kind: String?
+        var attributes: [String]?
+        var valuesStart: R.Bookmark?
+        var tombstoneStart: R.Bookmark?
+        try decodeObject(
+            from: &reader, allowedKeys: ["attributes", "entity", "id", "kind", "tombstone", "values"]
+        ) { member, reader in
+            switch member {
+            case "entity": entityName = try reader.readString()
+            case "id": key = try reader.readString()
+            case "kind": kind = try reader.readString()
+            case "attributes": attributes = try decodeArray(from: &reader) { reader in try reader.readString() }
+            case "values":
+                // Typed by the entity, which may come later.
+                valuesStart = reader.bookmark
+                try reader.skipValue()
+            default:
+                tombstoneStart = reader.bookmark
+                try reader.skipValue()
+            }
+        }
+        guard let entityName, let key, !key.isEmpty, let kind else {
+            throw failure(at: start, in: reader, "a change needs 'entity', 'id' and 'kind'")
+        }
+        guard let entity = schema.entity(named: entityName) else {
+            throw failure(at: start, in: reader, "the change names '\(entityName)', which is not an entity of the schema")
+        }
+        let identifier = PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: entityName, primaryKey: key)
+        let end = reader.bookmark
+        defer { reader.resume(at: end) }
+        func values(at bookmark: R.Bookmark?, _ name: String) throws -> [String: SnapshotValue] {
+            guard let bookmark else { return [:] }
+            reader.resume(at: bookmark)
+            var result: [String: SnapshotValue] = [:]
+            try within(name) {
+                try decodeObject(from: &reader, allowedKeys: Set(entity.attributes.map(\.name))) { attribute, reader in
+                    result[attribute] = try decodeValue(entity.attribute(named: attribute)!.type, from: &reader)
+                }
+            }
+            return result
+        }
+        switch kind {
+        case "insert":
+            guard attributes == nil, valuesStart == nil, tombstoneStart == nil else {
+                throw failure(at: start, in: reader, "an insert change has only 'entity', 'id' and 'kind'")
+            }
+            return .insert(identifier)
+        case "update":
+            guard tombstoneStart == nil else { throw failure(at: start, in: reader, "an update change has no 'tombstone'") }
+            let names = attributes ?? []
+            let known = Set(entity.propertyNames)
+            if let unknown = names.first(where: { !known.contains($0) }) {
+                throw failure(at: start, in: reader, "the update names '\(unknown)', which is not a property of \(entityName)")
+            }
+            return .update(identifier, updatedAttributes: names, values: try values(at: valuesStart, "values"))
+        case "delete":
+            guard attributes == nil, valuesStart == nil else {
+                throw failure(at: start, in: reader, "a delete change has only 'entity', 'id', 'kind' and 'tombstone'")
+            }
+            return .delete(identifier, tombstone: try values(at: tombstoneStart, "tombstone"))
+        default:
+            throw failure(at: start, in: reader, "unknown change kind '\(kind)'; expected insert, update or delete")
+        }
+    }
+}

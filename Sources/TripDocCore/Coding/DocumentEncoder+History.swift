@@ -1,0 +1,103 @@
+import Foundation
+
+extension DocumentEncoder {
+    /// Writes the history object: `{"deletedThrough": N, "transactions": [...]}`, each
+    /// transaction `{"author", "bundleIdentifier", "changes", "id", "processIdentifier",
+    /// "timestamp"}` (absent members omitted), each change `{"attributes", "entity", "id", "kind",
+    /// "tombstone", "values"}` with values typed by the entity's attributes.
+    ///
+    /// - Parameter tokensFor: When given, the object also gets a `storeIdentifier` member and each
+    ///   transaction a `token` (`STORE:N`): what `tripdoc history --json` prints. Documents omit them.
+    public func encodeHistory<W: StructuredWriter>(
+        _ history: DocumentHistory, schema: Schema, tokensFor storeIdentifier: String? = nil, to writer: inout W
+    ) throws {
+        let entities = schema.entitiesByName
+        writer.beginObject()
+        writer.key("deletedThrough")
+        writer.writeInt(history.deletedThrough)
+        if let storeIdentifier {
+            writer.key("storeIdentifier")
+            writer.writeString(storeIdentifier)
+        }
+        writer.key("transactions")
+        writer.beginArray()
+        for transaction in history.transactions {
+            writer.beginObject()
+            if let author = transaction.author {
+                writer.key("author")
+                writer.writeString(author)
+            }
+            if let bundle = transaction.bundleIdentifier {
+                writer.key("bundleIdentifier")
+                writer.writeString(bundle)
+            }
+            writer.key("changes")
+            writer.beginArray()
+            for change in transaction.changes {
+                let id = change.changedPersistentIdentifier
+                guard let entity = entities[id.entityName] else {
+                    throw DocumentWriteError(
+                        identifier: id, property: "(history)",
+                        message: "is named in transaction \(transaction.transactionIdentifier) but its entity is not in the schema")
+                }
+                writer.beginObject()
+                if case .update(_, let names, _) = change {
+                    writer.key("attributes")
+                    writer.beginArray()
+                    for name in names { writer.writeString(name) }
+                    writer.endArray()
+                }
+                writer.key("entity")
+                writer.writeString(id.entityName)
+                writer.key("id")
+                writer.writeString(id.primaryKey)
+                writer.key("kind")
+                writer.writeString(change.kind)
+                switch change {
+                case .delete(_, let tombstone):
+                    writer.key("tombstone")
+                    try encodeAttributeValues(tombstone, of: entity, identifier: id, to: &writer)
+                case .update(_, _, let values):
+                    writer.key("values")
+                    try encodeAttributeValues(values, of: entity, identifier: id, to: &writer)
+                case .insert:
+                    break
+                }
+                writer.endObject()
+            }
+            writer.endArray()
+            writer.key("id")
+            writer.writeInt(transaction.transactionIdentifier)
+            if let process = transaction.processIdentifier {
+                writer.key("processIdentifier")
+                writer.writeString(process)
+            }
+            writer.key("timestamp")
+            encodeValue(.date(transaction.timestamp), as: .date, to: &writer)
+            if let storeIdentifier {
+                writer.key("token")
+                writer.writeString(transaction.token(in: storeIdentifier).description)
+            }
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.endObject()
+    }
+
+    /// Writes `values` (attribute name → value, nil omitted) as an object in key order.
+    private func encodeAttributeValues<W: StructuredWriter>(
+        _ values: [String: SnapshotValue], of entity: Schema.Entity, identifier: PersistentIdentifier, to writer: inout W
+    ) throws {
+        writer.beginObject()
+        for (name, value) in values.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) where value != .null {
+            guard let attribute = entity.attribute(named: name), value.fits(attribute.type) else {
+                throw DocumentWriteError(
+                    identifier: identifier, property: name,
+                    message: "in history holds \(value.kindDescription), which is not a value of an attribute of \(entity.name)")
+            }
+            writer.key(name)
+            encodeValue(value, as: attribute.type, to: &writer)
+        }
+        writer.endObject()
+    }
+}

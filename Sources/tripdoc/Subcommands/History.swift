@@ -1,0 +1,70 @@
+import ArgumentParser
+import Foundation
+import TripDoc
+import TripDocKit
+
+extension TripDocCommand {
+    struct History: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List a document's history: its transactions and their changes.",
+            discussion: """
+                Every save is a transaction with a token (STORE:N), a time, an author and its changes \
+                in order: insert, update (the changed properties, with the new values of attributes) \
+                and delete (with a tombstone of the attributes marked preserveValueOnDeletion). \
+                --after takes a token from an earlier listing (or just N); a token older than the \
+                history kept is refused: discard it and list from the start.
+
+                --json prints {"deletedThrough": N, "storeIdentifier": ID, "transactions": [{"author", \
+                "bundleIdentifier", "changes": [{"attributes", "entity", "id", "kind", "tombstone", \
+                "values"}], "id", "processIdentifier", "timestamp", "token"}]}, values in the document \
+                coding of docs/FORMATS.md; absent members are omitted.
+
+                Examples:
+                  tripdoc sample -o trips.json --history
+                  tripdoc history trips.json --author widget
+                  tripdoc history trips.json --after 2 --entity LivingAccommodation --json
+                """)
+
+        @Argument(help: "The document to read ('-' for standard input).")
+        var file: String
+
+        @Option(help: "Only transactions after this token (STORE:N, or N).")
+        var after: String?
+
+        @Option(help: "Only transactions saved by this author.")
+        var author: String?
+
+        @Option(help: "Only changes to this entity (and the transactions that have some).")
+        var entity: String?
+
+        @Option(help: "At most this many transactions.")
+        var limit: Int?
+
+        @Flag(help: "Newest transactions first.")
+        var newestFirst = false
+
+        @Flag(help: "Print JSON instead of text.")
+        var json = false
+
+        func validate() throws {
+            if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more, not \(limit)") }
+        }
+
+        func run() throws {
+            let source = try DocumentFile.read(file)
+            let document = source.document
+            if let entity, document.schema.entity(named: entity) == nil {
+                throw TripDocError.unknownEntity(name: entity, path: file, known: document.schema.entities.map(\.name))
+            }
+            let query = HistoryQuery(
+                after: try after.map { try HistoryReport.token($0, storeIdentifier: document.storeIdentifier) },
+                author: author, entityNames: entity.map { [$0] }, fetchLimit: limit, newestFirst: newestFirst)
+            let report = try HistoryReport(source, query: query)
+            if json {
+                FileHandle.standardOutput.write(try report.jsonData())
+            } else {
+                print(report.text, terminator: "")
+            }
+        }
+    }
+}
