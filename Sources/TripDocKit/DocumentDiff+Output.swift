@@ -17,6 +17,17 @@ extension DocumentDiff {
             paint("+++ \(b.file)  (store \(b.storeIdentifier))", "1"),
         ]
         for difference in schemaDifferences { lines.append(paint("schema: \(difference)", "36")) }
+        if let history {
+            for (transactions, side, mark, code) in [(history.onlyInA, a, "-", "31"), (history.onlyInB, b, "+", "32")] {
+                for transaction in transactions {
+                    let time = DateCoding.string(from: transaction.timestamp) ?? "\(transaction.timestamp.timeIntervalSinceReferenceDate)"
+                    lines.append(
+                        paint(
+                            "\(mark) history \(transaction.token(in: side.storeIdentifier))  \(time)  "
+                                + "\(transaction.author ?? "(no author)")  \(transaction.changes.count) changes", code))
+                }
+            }
+        }
         for entity in entities where !entity.isEmpty {
             var counts: [String] = []
             if !entity.added.isEmpty { counts.append("\(entity.added.count) added") }
@@ -142,6 +153,19 @@ extension DocumentDiff {
             writer.endObject()
         }
         writer.endObject()
+        if let history {
+            writer.key("history")
+            writer.beginObject()
+            writer.key("onlyInA")
+            writer.beginArray()
+            for transaction in history.onlyInA { writer.writeString(transaction.token(in: a.storeIdentifier).description) }
+            writer.endArray()
+            writer.key("onlyInB")
+            writer.beginArray()
+            for transaction in history.onlyInB { writer.writeString(transaction.token(in: b.storeIdentifier).description) }
+            writer.endArray()
+            writer.endObject()
+        }
         writer.key("identical")
         writer.writeBool(isIdentical)
         writer.key("schema")

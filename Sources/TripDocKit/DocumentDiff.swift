@@ -64,9 +64,15 @@ public struct DocumentDiff {
     public var schemaDifferences: [String]
     /// Per entity present in both schemas, in schema order.
     public var entities: [EntityDifferences]
+    /// With `history`: the transactions only A has and only B has (compared by identifier, time,
+    /// author and the kinds and entities of their changes); `nil` when history was not compared.
+    public var history: (onlyInA: [HistoryTransactionRecord], onlyInB: [HistoryTransactionRecord])?
 
-    /// Whether the documents have the same content.
-    public var isIdentical: Bool { schemaDifferences.isEmpty && entities.allSatisfy(\.isEmpty) }
+    /// Whether the documents have the same content (and history, when compared).
+    public var isIdentical: Bool {
+        schemaDifferences.isEmpty && entities.allSatisfy(\.isEmpty)
+            && (history.map { $0.onlyInA.isEmpty && $0.onlyInB.isEmpty } ?? true)
+    }
 
     /// Compares `a` with `b`.
     ///
@@ -79,7 +85,7 @@ public struct DocumentDiff {
     ///   for an entity without a constraint, `map` without a table, a remap table for other stores).
     public init(
         _ a: DocumentFile, _ b: DocumentFile, match: MatchStrategy = .auto, remapTable: RemapTable? = nil,
-        entity: String? = nil, ignoring: Set<String> = []
+        entity: String? = nil, ignoring: Set<String> = [], history compareHistory: Bool = false
     ) throws {
         self.a = Side(file: a.path, storeIdentifier: a.document.storeIdentifier)
         self.b = Side(file: b.path, storeIdentifier: b.document.storeIdentifier)
@@ -104,5 +110,18 @@ public struct DocumentDiff {
             a: a.document, b: b.document, requested: match, remapTable: remapTable, ignoring: ignoring)
         try comparison.matchAll()
         entities = comparison.entityNames.filter { entity == nil || $0 == entity }.map { comparison.differences(of: $0) }
+        if compareHistory {
+            func signature(_ transaction: HistoryTransactionRecord) -> String {
+                "\(transaction.transactionIdentifier)|\(transaction.timestamp.timeIntervalSinceReferenceDate)|"
+                    + "\(transaction.author ?? "")|"
+                    + transaction.changes.map { "\($0.kind) \($0.changedPersistentIdentifier.entityName)" }.joined(separator: ",")
+            }
+            let inA = Set(a.document.history.transactions.map(signature))
+            let inB = Set(b.document.history.transactions.map(signature))
+            history = (
+                a.document.history.transactions.filter { !inB.contains(signature($0)) },
+                b.document.history.transactions.filter { !inA.contains(signature($0)) }
+            )
+        }
     }
 }

@@ -23,8 +23,10 @@ extension TripDocCommand {
                 --json prints {"a": {"file", "storeIdentifier"}, "b": {…}, "entities": {ENTITY: \
                 {"added": [SNAPSHOT], "changed": [{"a": KEY, "b": KEY, "attributes": {NAME: {"old", \
                 "new"}}, "relationships": {NAME: {"old", "new"}}}], "match": STRATEGY, "removed": \
-                [SNAPSHOT]}}, "identical": BOOL, "schema": [TEXT], "summary": {"added", "changed", \
-                "removed"}}. Snapshots and values are in the document coding of docs/FORMATS.md; \
+                [SNAPSHOT]}}, "history": {"onlyInA": [TOKEN], "onlyInB": [TOKEN]} (with --history), \
+                "identical": BOOL, "schema": [TEXT], "summary": {"added", "changed", "removed"}}. With \
+                --history, transactions only one side has (by identifier, time, author and changes) \
+                are listed as "- history TOKEN" and "+ history TOKEN" and make the documents differ. Snapshots and values are in the document coding of docs/FORMATS.md; \
                 references are "Entity/key" in B, "a:Entity/key" for a target only in A; nil is "".
 
                 Exit status: 0 when the documents have the same content, 1 when they differ, 2 on \
@@ -59,6 +61,9 @@ extension TripDocCommand {
             help: "Leave out these properties (NAME or Entity.NAME).")
         var ignore: [String] = []
 
+        @Flag(help: "Also compare history: list the transactions only one side has.")
+        var history = false
+
         @Flag(name: .shortAndLong, help: "Print nothing; only the exit status tells.")
         var quiet = false
 
@@ -75,7 +80,7 @@ extension TripDocCommand {
             let table = try map.map { try RemapTable.read(from: $0) }
             let diff = try DocumentDiff(
                 first, second, match: DocumentDiff.MatchStrategy(rawValue: match)!, remapTable: table, entity: entity,
-                ignoring: Set(ignore))
+                ignoring: Set(ignore), history: history)
             if !quiet {
                 if json {
                     FileHandle.standardOutput.write(
