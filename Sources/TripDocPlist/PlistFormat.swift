@@ -83,6 +83,22 @@ public struct PlistFormat: DocumentFormat {
                 }
             }
         }
+        for transaction in document.history.transactions {
+            for change in transaction.changes {
+                let values: [String: SnapshotValue] =
+                    switch change {
+                    case .update(_, _, let values): values
+                    case .delete(_, let tombstone): tombstone
+                    case .insert: [:]
+                    }
+                for (property, value) in values where Self.longestText(in: value) > Self.maximumValueLength {
+                    throw DocumentWriteError(
+                        identifier: change.changedPersistentIdentifier, property: property,
+                        message: "is longer in history transaction \(transaction.transactionIdentifier) than the "
+                            + "\(Self.maximumValueLength) bytes one plist element may hold; write the document as a bundle")
+                }
+            }
+        }
         for snapshot in document.snapshots {
             for (property, value) in snapshot.values where Self.longestText(in: value) > Self.maximumValueLength {
                 throw DocumentWriteError(

@@ -1,11 +1,43 @@
 // Prints how fast each format reads and writes a document, in MB/s of the document's bytes.
 //   tripdoc-benchmark FILE [--repeat N]
+//   tripdoc-benchmark --history N    history cost: N saves through the engine (each renaming one
+//                                    trip of a 100-trip sample), bytes per transaction and read time
+// Build it optimised: swift build -c release --product tripdoc-benchmark
 // Build it optimised: swift build -c release --product tripdoc-benchmark
 import Foundation
 import TripDoc
 import TripDocKit
 
 let arguments = CommandLine.arguments.dropFirst()
+if arguments.first == "--history", let count = arguments.dropFirst().first.flatMap({ Int($0) }) {
+    do {
+        var document = SampleTrips.document(trips: 100)
+        let before = try JSONFormat().writeDocument(document).count
+        let trips = document.snapshots.filter { $0.entityName == "Trip" }
+        let start = DispatchTime.now().uptimeNanoseconds
+        for index in 0..<count {
+            var trip = trips[index % trips.count]
+            trip["destination"] = .string("Destination \(index)")
+            _ = try document.applySaveChanges(
+                DataStoreSaveChangesRequest(editingState: EditingState(author: "benchmark"), updated: [trip]),
+                timestamp: Date(timeIntervalSinceReferenceDate: 757_382_400 + Double(index)))
+        }
+        let applied = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        print("\(count) saves applied in memory in \(String(format: "%.2f", applied)) s")
+        for format in DocumentFormats.all {
+            let bytes = try format.writeDocument(document)
+            let empty = format.name == "json" ? before : try format.writeDocument(SampleTrips.document(trips: 100)).count
+            let read = try (0..<3).map { _ in try seconds { _ = try format.readDocument(from: bytes, file: "history") } }.min()!
+            print(
+                "\(format.name): \(bytes.count) bytes, \(String(format: "%.1f", Double(bytes.count - empty) / Double(count))) "
+                    + "bytes per transaction, read in \(String(format: "%.2f", read)) s")
+        }
+    } catch {
+        FileHandle.standardError.write(Data("tripdoc-benchmark: \(error)\n".utf8))
+        exit(2)
+    }
+    exit(0)
+}
 guard let path = arguments.first else {
     FileHandle.standardError.write(Data("usage: tripdoc-benchmark FILE [--repeat N]\n".utf8))
     exit(2)

@@ -10,7 +10,9 @@ extension DocumentDecoder {
             if key == "deletedThrough" {
                 let start = reader.bookmark
                 let value = try reader.readInt64()
-                guard value >= 0 else { throw failure(at: start, in: reader, "deletedThrough must be 0 or more") }
+                guard value >= 0, value < Int64.max else {
+                    throw failure(at: start, in: reader, "deletedThrough must be from 0 to 2^63-2")
+                }
                 history.deletedThrough = value
             } else {
                 history.transactions = try decodeArray(from: &reader) { reader in
@@ -51,7 +53,9 @@ extension DocumentDecoder {
             case "id":
                 let valueStart = reader.bookmark
                 let value = try reader.readInt64()
-                guard value >= 1 else { throw failure(at: valueStart, in: reader, "a transaction identifier must be at least 1") }
+                guard value >= 1, value < Int64.max else {
+                    throw failure(at: valueStart, in: reader, "a transaction identifier must be from 1 to 2^63-2")
+                }
                 identifier = value
             case "timestamp":
                 guard case .date(let date) = try decodeValue(.date, from: &reader) else { return }

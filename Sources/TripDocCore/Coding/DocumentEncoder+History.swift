@@ -93,7 +93,7 @@ extension DocumentEncoder {
             guard let attribute = entity.attribute(named: name), value.fits(attribute.type) else {
                 throw DocumentWriteError(
                     identifier: identifier, property: name,
-                    message: "in history holds \(value.kindDescription), which is not a value of an attribute of \(entity.name)")
+                    message: "holds \(value.kindDescription) in the history, which does not fit an attribute of \(entity.name)")
             }
             writer.key(name)
             encodeValue(value, as: attribute.type, to: &writer)

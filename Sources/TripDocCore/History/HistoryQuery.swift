@@ -63,13 +63,13 @@ extension DocumentHistory {
         var selected: [HistoryTransactionRecord] = []
         let ordered = query.newestFirst ? Array(transactions.reversed()) : transactions
         for var transaction in ordered where transaction.transactionIdentifier > after {
+            if let limit = query.fetchLimit, selected.count >= limit { break }
             if let author = query.author, transaction.author != author { continue }
             if let entities = query.entityNames {
                 transaction.changes = transaction.changes.filter { entities.contains($0.changedPersistentIdentifier.entityName) }
                 if transaction.changes.isEmpty { continue }
             }
             selected.append(transaction)
-            if let limit = query.fetchLimit, selected.count >= limit { break }
         }
         return selected
     }

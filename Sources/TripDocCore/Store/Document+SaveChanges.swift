@@ -22,16 +22,27 @@ extension Document {
         _ request: DataStoreSaveChangesRequest<DefaultSnapshot>, timestamp: Date = Date(),
         processIdentifier: String? = nil, bundleIdentifier: String? = nil
     ) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {
-        var working = SaveChangesWorkspace(document: self)
-        let result = try working.apply(request)
+        // The history is set aside while the save is worked out, so that appending to it does
+        // not copy every transaction the workspace's copy of the document would share.
+        var kept = history
+        history = DocumentHistory()
+        var working = SaveChangesWorkspace(document: self, keysInHistory: kept)
+        let result: DataStoreSaveChangesResult<DefaultSnapshot>
+        do {
+            result = try working.apply(request)
+        } catch {
+            history = kept
+            throw error
+        }
         self = working.finishedDocument()
         if !working.changes.isEmpty {
-            history.transactions.append(
+            kept.transactions.append(
                 HistoryTransactionRecord(
-                    transactionIdentifier: history.nextTransactionIdentifier, author: request.editingState.author,
+                    transactionIdentifier: kept.nextTransactionIdentifier, author: request.editingState.author,
                     timestamp: timestamp, bundleIdentifier: bundleIdentifier, processIdentifier: processIdentifier,
                     changes: working.changes))
         }
+        history = kept
         return result
     }
 }
@@ -46,9 +57,14 @@ private struct SaveChangesWorkspace {
     /// What the save changed, in order, for the history.
     var changes: [HistoryChangeRecord] = []
 
-    init(document: Document) {
+    /// The history of the document, consulted only when a sequence is missing (keys named in
+    /// history are never handed out again).
+    let keysInHistory: DocumentHistory
+
+    init(document: Document, keysInHistory: DocumentHistory) {
         self.document = document
         self.entities = document.schema.entitiesByName
+        self.keysInHistory = keysInHistory
     }
 
     var storeIdentifier: String { document.header.storeIdentifier }
@@ -169,9 +185,16 @@ private struct SaveChangesWorkspace {
     mutating func mintIdentifier(for entityName: String) -> PersistentIdentifier {
         var next =
             document.header.nextPrimaryKeys[entityName]
-            ?? (document.snapshots.lazy.filter { $0.entityName == entityName }
-                .map(\.persistentIdentifier.primaryKey).filter(PrimaryKeyOrder.isCanonicalNumber)
-                .compactMap { Int64($0) }.max() ?? 0) + 1
+            ?? (document.snapshots.lazy.map(\.persistentIdentifier)
+                .filter { $0.entityName == entityName }.map(\.primaryKey)
+                .filter(PrimaryKeyOrder.isCanonicalNumber).compactMap { Int64($0) }.max() ?? 0)
+                .advanced(by: 1)
+        if document.header.nextPrimaryKeys[entityName] == nil {
+            let inHistory = keysInHistory.transactions.lazy.flatMap(\.changes).map(\.changedPersistentIdentifier)
+                .filter { $0.entityName == entityName }.map(\.primaryKey).filter(PrimaryKeyOrder.isCanonicalNumber)
+                .compactMap { Int64($0) }.max() ?? 0
+            next = max(next, inHistory + 1)
+        }
         var identifier = PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: entityName, primaryKey: String(next))
         while byIdentifier[identifier] != nil, next < Int64.max - 1 {
             next += 1
