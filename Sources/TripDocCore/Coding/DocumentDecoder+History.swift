@@ -84,6 +84,16 @@ extension DocumentDecoder {
         var attributes: [String]?
         var valuesStart: R.Bookmark?
         var tombstoneStart: R.Bookmark?
+        var values: [String: SnapshotValue]?
+        var tombstone: [String: SnapshotValue]?
+        /// Reads an object of attribute values of `entity`.
+        func attributeValues(of entity: Schema.Entity, from reader: inout R) throws -> [String: SnapshotValue] {
+            var result: [String: SnapshotValue] = [:]
+            try decodeObject(from: &reader, allowedKeys: Set(entity.attributes.map(\.name))) { attribute, reader in
+                result[attribute] = try decodeValue(entity.attribute(named: attribute)!.type, from: &reader)
+            }
+            return result
+        }
         try decodeObject(
             from: &reader, allowedKeys: ["attributes", "entity", "id", "kind", "tombstone", "values"]
         ) { member, reader in
@@ -92,13 +102,19 @@ extension DocumentDecoder {
             case "id": key = try reader.readString()
             case "kind": kind = try reader.readString()
             case "attributes": attributes = try decodeArray(from: &reader) { reader in try reader.readString() }
-            case "values":
-                // Typed by the entity, which may come later.
-                valuesStart = reader.bookmark
-                try reader.skipValue()
             default:
-                tombstoneStart = reader.bookmark
-                try reader.skipValue()
+                // Typed by the entity, which comes first in key order; if a writer put it later,
+                // come back once it is known.
+                if let entityName, let entity = schema.entity(named: entityName) {
+                    let decoded = try attributeValues(of: entity, from: &reader)
+                    if member == "values" { values = decoded } else { tombstone = decoded }
+                } else if member == "values" {
+                    valuesStart = reader.bookmark
+                    try reader.skipValue()
+                } else {
+                    tombstoneStart = reader.bookmark
+                    try reader.skipValue()
+                }
             }
         }
         guard let entityName, let key, !key.isEmpty, let kind else {
@@ -110,36 +126,33 @@ extension DocumentDecoder {
         let identifier = PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: entityName, primaryKey: key)
         let end = reader.bookmark
         defer { reader.resume(at: end) }
-        func values(at bookmark: R.Bookmark?, _ name: String) throws -> [String: SnapshotValue] {
+        func valuesAt(_ bookmark: R.Bookmark?, _ name: String, decoded: [String: SnapshotValue]?) throws -> [String: SnapshotValue] {
+            if let decoded { return decoded }
             guard let bookmark else { return [:] }
             reader.resume(at: bookmark)
-            var result: [String: SnapshotValue] = [:]
-            try within(name) {
-                try decodeObject(from: &reader, allowedKeys: Set(entity.attributes.map(\.name))) { attribute, reader in
-                    result[attribute] = try decodeValue(entity.attribute(named: attribute)!.type, from: &reader)
-                }
-            }
-            return result
+            return try within(name) { try attributeValues(of: entity, from: &reader) }
         }
         switch kind {
         case "insert":
-            guard attributes == nil, valuesStart == nil, tombstoneStart == nil else {
+            guard attributes == nil, valuesStart == nil, tombstoneStart == nil, values == nil, tombstone == nil else {
                 throw failure(at: start, in: reader, "an insert change has only 'entity', 'id' and 'kind'")
             }
             return .insert(identifier)
         case "update":
-            guard tombstoneStart == nil else { throw failure(at: start, in: reader, "an update change has no 'tombstone'") }
+            guard tombstoneStart == nil, tombstone == nil else {
+                throw failure(at: start, in: reader, "an update change has no 'tombstone'")
+            }
             let names = attributes ?? []
             let known = Set(entity.propertyNames)
             if let unknown = names.first(where: { !known.contains($0) }) {
                 throw failure(at: start, in: reader, "the update names '\(unknown)', which is not a property of \(entityName)")
             }
-            return .update(identifier, updatedAttributes: names, values: try values(at: valuesStart, "values"))
+            return .update(identifier, updatedAttributes: names, values: try valuesAt(valuesStart, "values", decoded: values))
         case "delete":
-            guard attributes == nil, valuesStart == nil else {
+            guard attributes == nil, valuesStart == nil, values == nil else {
                 throw failure(at: start, in: reader, "a delete change has only 'entity', 'id', 'kind' and 'tombstone'")
             }
-            return .delete(identifier, tombstone: try values(at: tombstoneStart, "tombstone"))
+            return .delete(identifier, tombstone: try valuesAt(tombstoneStart, "tombstone", decoded: tombstone))
         default:
             throw failure(at: start, in: reader, "unknown change kind '\(kind)'; expected insert, update or delete")
         }
