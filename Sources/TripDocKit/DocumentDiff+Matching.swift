@@ -27,6 +27,8 @@ extension DocumentDiff {
             entityNames = b.schema.entities.map(\.name).filter { namesInA.contains($0) }
             aSnapshots = Dictionary(grouping: a.orderedSnapshots, by: \.entityName)
             bSnapshots = Dictionary(grouping: b.orderedSnapshots, by: \.entityName)
+            aToB.reserveCapacity(a.snapshots.count)
+            bToA.reserveCapacity(b.snapshots.count)
         }
 
         func isIgnored(_ entity: String, _ property: String) -> Bool {
@@ -89,7 +91,11 @@ extension DocumentDiff {
             let fromB = bSnapshots[entity] ?? []
             switch strategies[entity]! {
             case .key, .auto:
-                let byKey = Dictionary(fromA.map { ($0.persistentIdentifier.primaryKey, $0.persistentIdentifier) }, uniquingKeysWith: { x, _ in x })
+                var byKey: [String: PersistentIdentifier] = [:]
+                byKey.reserveCapacity(fromA.count)
+                for snapshot in fromA where byKey[snapshot.persistentIdentifier.primaryKey] == nil {
+                    byKey[snapshot.persistentIdentifier.primaryKey] = snapshot.persistentIdentifier
+                }
                 for snapshot in fromB {
                     if let x = byKey[snapshot.persistentIdentifier.primaryKey] { pair(x, snapshot.persistentIdentifier) }
                 }
@@ -140,6 +146,7 @@ extension DocumentDiff {
             fingerprint: (DefaultSnapshot, _ isA: Bool) -> [SnapshotValue]
         ) {
             var candidates: [[SnapshotValue]: [PersistentIdentifier]] = [:]
+            candidates.reserveCapacity(fromA.count)
             for snapshot in fromA.reversed() { candidates[fingerprint(snapshot, true), default: []].append(snapshot.persistentIdentifier) }
             for snapshot in fromB {
                 let key = fingerprint(snapshot, false)
@@ -161,10 +168,15 @@ extension DocumentDiff {
             let fromB = bSnapshots[entity] ?? []
             let attributes = comparedAttributes(of: entity)
             let relationships = reportedRelationships(of: entity)
-            let aByID = Dictionary(fromA.map { ($0.persistentIdentifier, $0) }, uniquingKeysWith: { x, _ in x })
+            var aByID: [PersistentIdentifier: Int] = [:]
+            aByID.reserveCapacity(fromA.count)
+            for (index, snapshot) in fromA.enumerated() where aByID[snapshot.persistentIdentifier] == nil {
+                aByID[snapshot.persistentIdentifier] = index
+            }
             var changed: [ChangedObject] = []
             for snapshot in fromB {
-                guard let x = bToA[snapshot.persistentIdentifier], let old = aByID[x] else { continue }
+                guard let x = bToA[snapshot.persistentIdentifier], let index = aByID[x] else { continue }
+                let old = fromA[index]
                 var attributeChanges: [ValueChange] = []
                 for attribute in attributes {
                     let before = old.values[attribute.name] ?? .null
