@@ -89,21 +89,3 @@ import TripDocTestSupport
         #expect(!bundle.recognizes(Data("{".utf8)))
     }
 }
-
-/// Finds and runs programs the tests compare against.
-enum ExternalTool {
-    static func find(_ name: String) -> String? {
-        let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        return paths.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
-
-    static func run(_ path: String, _ arguments: [String], discardOutput: Bool) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        if discardOutput { process.standardOutput = FileHandle.nullDevice }
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
-}
