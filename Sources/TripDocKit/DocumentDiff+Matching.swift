@@ -11,11 +11,20 @@ extension DocumentDiff {
         let ignoring: Set<String>
         /// Entities both schemas have, in B's order.
         let entityNames: [String]
-        let aSnapshots: [String: [DefaultSnapshot]]
-        let bSnapshots: [String: [DefaultSnapshot]]
+        /// Each entity's snapshots, as runs of the documents' ordered snapshots (no copies).
+        let aSnapshots: [String: ArraySlice<DefaultSnapshot>]
+        let bSnapshots: [String: ArraySlice<DefaultSnapshot>]
+        /// The matches, as identifiers, for translating references. Not kept when both documents
+        /// are one store matched by key: identifiers then mean the same on both sides.
         var aToB: [PersistentIdentifier: PersistentIdentifier] = [:]
         var bToA: [PersistentIdentifier: PersistentIdentifier] = [:]
+        /// The matches of each entity, as positions in its runs (A's, B's).
+        var pairs: [String: [(Int, Int)]] = [:]
         var strategies: [String: MatchStrategy] = [:]
+        /// Whether identifiers are the same on both sides (one store, matched by key).
+        var identifiersAgree: Bool {
+            a.storeIdentifier == b.storeIdentifier && strategies.values.allSatisfy { $0 == .key }
+        }
 
         init(a: Document, b: Document, requested: MatchStrategy, remapTable: RemapTable?, ignoring: Set<String>) {
             self.a = a
@@ -25,11 +34,16 @@ extension DocumentDiff {
             self.ignoring = ignoring
             let namesInA = Set(a.schema.entities.map(\.name))
             entityNames = b.schema.entities.map(\.name).filter { namesInA.contains($0) }
-            aSnapshots = Dictionary(grouping: a.orderedSnapshots, by: \.entityName)
-            bSnapshots = Dictionary(grouping: b.orderedSnapshots, by: \.entityName)
-            aToB.reserveCapacity(a.snapshots.count)
-            bToA.reserveCapacity(b.snapshots.count)
+            func runs(of document: Document) -> [String: ArraySlice<DefaultSnapshot>] {
+                Dictionary(
+                    DocumentEncoder.groupedByEntity(document.orderedSnapshots, schema: document.schema).map {
+                        ($0.entity.name, $0.snapshots)
+                    }, uniquingKeysWith: { first, _ in first })
+            }
+            aSnapshots = runs(of: a)
+            bSnapshots = runs(of: b)
         }
+
 
         func isIgnored(_ entity: String, _ property: String) -> Bool {
             ignoring.contains(property) || ignoring.contains("\(entity).\(property)")
@@ -76,40 +90,60 @@ extension DocumentDiff {
 
         mutating func matchAll() throws {
             for entity in entityNames { strategies[entity] = strategy(for: entity) }
+            if !identifiersAgree {
+                aToB.reserveCapacity(a.snapshots.count)
+                bToA.reserveCapacity(b.snapshots.count)
+            }
             // Content fingerprints use to-one references, so match the other entities first.
             for entity in entityNames where strategies[entity] != .content { match(entity) }
             for entity in entityNames where strategies[entity] == .content { match(entity) }
         }
 
-        private mutating func pair(_ x: PersistentIdentifier, _ y: PersistentIdentifier) {
+        /// Records that A's object at `i` and B's at `j` (positions in `entity`'s runs) are one.
+        private mutating func pair(_ entity: String, _ i: Int, _ j: Int) {
+            pairs[entity, default: []].append((i, j))
+            guard !identifiersAgree else { return }
+            let runA = aSnapshots[entity]!
+            let runB = bSnapshots[entity]!
+            let x = runA[runA.startIndex + i].persistentIdentifier
+            let y = runB[runB.startIndex + j].persistentIdentifier
             aToB[x] = y
             bToA[y] = x
         }
 
         private mutating func match(_ entity: String) {
-            let fromA = aSnapshots[entity] ?? []
-            let fromB = bSnapshots[entity] ?? []
+            let fromA = Array(aSnapshots[entity] ?? [])
+            let fromB = Array(bSnapshots[entity] ?? [])
             switch strategies[entity]! {
             case .key, .auto:
-                var byKey: [String: PersistentIdentifier] = [:]
-                byKey.reserveCapacity(fromA.count)
-                for snapshot in fromA where byKey[snapshot.persistentIdentifier.primaryKey] == nil {
-                    byKey[snapshot.persistentIdentifier.primaryKey] = snapshot.persistentIdentifier
-                }
-                for snapshot in fromB {
-                    if let x = byKey[snapshot.persistentIdentifier.primaryKey] { pair(x, snapshot.persistentIdentifier) }
+                // Both runs are in primary-key order: walk them together.
+                var i = 0
+                var j = 0
+                while i < fromA.count, j < fromB.count {
+                    let x = fromA[i].persistentIdentifier.primaryKey
+                    let y = fromB[j].persistentIdentifier.primaryKey
+                    if x == y {
+                        pair(entity, i, j)
+                        i += 1
+                        j += 1
+                    } else if PrimaryKeyOrder.precedes(x, y) {
+                        i += 1
+                    } else {
+                        j += 1
+                    }
                 }
             case .map:
                 let table = remapTable?.identifiers[entity] ?? [:]
-                let byKey = Dictionary(fromB.map { ($0.persistentIdentifier.primaryKey, $0.persistentIdentifier) }, uniquingKeysWith: { x, _ in x })
-                for snapshot in fromA {
-                    if let key = table[snapshot.persistentIdentifier.primaryKey], let y = byKey[key] {
-                        pair(snapshot.persistentIdentifier, y)
-                    }
+                var byKey: [String: Int] = [:]
+                for (j, snapshot) in fromB.enumerated() where byKey[snapshot.persistentIdentifier.primaryKey] == nil {
+                    byKey[snapshot.persistentIdentifier.primaryKey] = j
+                }
+                for (i, snapshot) in fromA.enumerated() {
+                    if let key = table[snapshot.persistentIdentifier.primaryKey], let j = byKey[key] { pair(entity, i, j) }
                 }
             case .unique:
                 let constraint = b.schema.entity(named: entity)!.effectiveUniquenessConstraints[0]
-                matchByFingerprint(fromA, fromB) { snapshot, _ in
+                matchByFingerprint(entity, fromA, fromB) { snapshot, _ in
                     constraint.map { snapshot.values[$0] ?? .null }
                 }
             case .content:
@@ -121,7 +155,7 @@ extension DocumentDiff {
                 let mapping = aToB
                 // First objects equal in everything, then, among the rest, objects with equal
                 // attributes whose references changed (a re-pointed item is a change, not a swap).
-                matchByFingerprint(fromA, fromB) { snapshot, isA in
+                matchByFingerprint(entity, fromA, fromB) { snapshot, isA in
                     attributes.map { snapshot.values[$0] ?? .null }
                         + toOne.map { name in
                             guard case .reference(let target) = snapshot.values[name] ?? .null else { return .null }
@@ -129,54 +163,61 @@ extension DocumentDiff {
                             return mapping[target].map { .reference($0) } ?? .string("unmatched \(target)")
                         }
                 }
-                let matchedA = aToB
-                let matchedB = bToA
+                let pairedA = Set((pairs[entity] ?? []).map(\.0))
+                let pairedB = Set((pairs[entity] ?? []).map(\.1))
                 matchByFingerprint(
-                    fromA.filter { matchedA[$0.persistentIdentifier] == nil },
-                    fromB.filter { matchedB[$0.persistentIdentifier] == nil }
+                    entity, fromA, fromB, onlyA: { !pairedA.contains($0) }, onlyB: { !pairedB.contains($0) }
                 ) { snapshot, _ in
                     attributes.map { snapshot.values[$0] ?? .null }
                 }
             }
         }
 
-        /// Pairs objects with equal fingerprints, first come first served, in document order.
+        /// Pairs objects with equal fingerprints, first come first served, in document order,
+        /// among the positions `onlyA` and `onlyB` admit.
         private mutating func matchByFingerprint(
-            _ fromA: [DefaultSnapshot], _ fromB: [DefaultSnapshot],
+            _ entity: String, _ fromA: [DefaultSnapshot], _ fromB: [DefaultSnapshot],
+            onlyA: (Int) -> Bool = { _ in true }, onlyB: (Int) -> Bool = { _ in true },
             fingerprint: (DefaultSnapshot, _ isA: Bool) -> [SnapshotValue]
         ) {
-            var candidates: [[SnapshotValue]: [PersistentIdentifier]] = [:]
+            var candidates: [[SnapshotValue]: [Int]] = [:]
             candidates.reserveCapacity(fromA.count)
-            for snapshot in fromA.reversed() { candidates[fingerprint(snapshot, true), default: []].append(snapshot.persistentIdentifier) }
-            for snapshot in fromB {
-                let key = fingerprint(snapshot, false)
-                if let x = candidates[key]?.popLast() { pair(x, snapshot.persistentIdentifier) }
+            for i in fromA.indices.reversed() where onlyA(i) {
+                candidates[fingerprint(fromA[i], true), default: []].append(i)
+            }
+            for j in fromB.indices where onlyB(j) {
+                if let i = candidates[fingerprint(fromB[j], false)]?.popLast() { pair(entity, i, j) }
             }
         }
 
         /// A reference of A's expressed in B's identities where its target is matched.
         func translated(_ value: SnapshotValue) -> SnapshotValue {
+            if identifiersAgree {
+                if case .references(let targets) = value { return .references(targets.sorted()) }
+                return value
+            }
             switch value {
-            case .reference(let target): .reference(aToB[target] ?? target)
-            case .references(let targets): .references(targets.map { aToB[$0] ?? $0 }.sorted())
-            default: value
+            case .reference(let target): return .reference(aToB[target] ?? target)
+            case .references(let targets): return .references(targets.map { aToB[$0] ?? $0 }.sorted())
+            default: return value
             }
         }
 
         func differences(of entity: String) -> EntityDifferences {
-            let fromA = aSnapshots[entity] ?? []
-            let fromB = bSnapshots[entity] ?? []
+            let fromA = Array(aSnapshots[entity] ?? [])
+            let fromB = Array(bSnapshots[entity] ?? [])
             let attributes = comparedAttributes(of: entity)
             let relationships = reportedRelationships(of: entity)
-            var aByID: [PersistentIdentifier: Int] = [:]
-            aByID.reserveCapacity(fromA.count)
-            for (index, snapshot) in fromA.enumerated() where aByID[snapshot.persistentIdentifier] == nil {
-                aByID[snapshot.persistentIdentifier] = index
-            }
             var changed: [ChangedObject] = []
-            for snapshot in fromB {
-                guard let x = bToA[snapshot.persistentIdentifier], let index = aByID[x] else { continue }
-                let old = fromA[index]
+            let matched = (pairs[entity] ?? []).sorted { $0.1 < $1.1 }
+            var pairedA = [Bool](repeating: false, count: fromA.count)
+            var pairedB = [Bool](repeating: false, count: fromB.count)
+            for (i, j) in matched {
+                pairedA[i] = true
+                pairedB[j] = true
+                let old = fromA[i]
+                let snapshot = fromB[j]
+                let x = old.persistentIdentifier
                 var attributeChanges: [ValueChange] = []
                 for attribute in attributes {
                     let before = old.values[attribute.name] ?? .null
@@ -201,8 +242,8 @@ extension DocumentDiff {
             }
             return EntityDifferences(
                 entity: entity, strategy: strategies[entity] ?? .content,
-                added: fromB.filter { bToA[$0.persistentIdentifier] == nil },
-                removed: fromA.filter { aToB[$0.persistentIdentifier] == nil }.map { snapshot in
+                added: fromB.indices.filter { !pairedB[$0] }.map { fromB[$0] },
+                removed: fromA.indices.filter { !pairedA[$0] }.map { fromA[$0] }.map { snapshot in
                     DefaultSnapshot(
                         persistentIdentifier: snapshot.persistentIdentifier,
                         values: snapshot.values.mapValues(translated))
