@@ -143,8 +143,8 @@ extension DocumentDiff {
                 }
             case .unique:
                 let constraint = b.schema.entity(named: entity)!.effectiveUniquenessConstraints[0]
-                matchByFingerprint(entity, fromA, fromB) { snapshot, _ in
-                    constraint.map { snapshot.values[$0] ?? .null }
+                matchByFingerprint(entity, fromA, fromB) { snapshot, _, hasher in
+                    for name in constraint { hasher.combine(snapshot.values[name] ?? .null) }
                 }
             case .content:
                 let attributes = comparedAttributes(of: entity).map(\.name)
@@ -155,38 +155,52 @@ extension DocumentDiff {
                 let mapping = aToB
                 // First objects equal in everything, then, among the rest, objects with equal
                 // attributes whose references changed (a re-pointed item is a change, not a swap).
-                matchByFingerprint(entity, fromA, fromB) { snapshot, isA in
-                    attributes.map { snapshot.values[$0] ?? .null }
-                        + toOne.map { name in
-                            guard case .reference(let target) = snapshot.values[name] ?? .null else { return .null }
-                            guard isA else { return .reference(target) }
-                            return mapping[target].map { .reference($0) } ?? .string("unmatched \(target)")
+                matchByFingerprint(entity, fromA, fromB) { snapshot, isA, hasher in
+                    for name in attributes { hasher.combine(snapshot.values[name] ?? .null) }
+                    for name in toOne {
+                        guard case .reference(let target) = snapshot.values[name] ?? .null else {
+                            hasher.combine(SnapshotValue.null)
+                            continue
                         }
+                        guard isA else {
+                            hasher.combine(target)
+                            continue
+                        }
+                        if let matched = mapping[target] { hasher.combine(matched) } else { hasher.combine("unmatched \(target)") }
+                    }
                 }
                 let pairedA = Set((pairs[entity] ?? []).map(\.0))
                 let pairedB = Set((pairs[entity] ?? []).map(\.1))
                 matchByFingerprint(
                     entity, fromA, fromB, onlyA: { !pairedA.contains($0) }, onlyB: { !pairedB.contains($0) }
-                ) { snapshot, _ in
-                    attributes.map { snapshot.values[$0] ?? .null }
+                ) { snapshot, _, hasher in
+                    for name in attributes { hasher.combine(snapshot.values[name] ?? .null) }
                 }
             }
         }
 
         /// Pairs objects with equal fingerprints, first come first served, in document order,
-        /// among the positions `onlyA` and `onlyB` admit.
+        /// among the positions `onlyA` and `onlyB` admit. A fingerprint is the 64-bit hash of the
+        /// values `fingerprint` feeds the hasher; two objects that collide without being equal
+        /// would be paired and then shown as changed, never hidden.
         private mutating func matchByFingerprint(
             _ entity: String, _ fromA: [DefaultSnapshot], _ fromB: [DefaultSnapshot],
             onlyA: (Int) -> Bool = { _ in true }, onlyB: (Int) -> Bool = { _ in true },
-            fingerprint: (DefaultSnapshot, _ isA: Bool) -> [SnapshotValue]
+            fingerprint: (DefaultSnapshot, _ isA: Bool, inout Hasher) -> Void
         ) {
-            var candidates: [[SnapshotValue]: [Int]] = [:]
+            func hash(_ snapshot: DefaultSnapshot, _ isA: Bool) -> Int {
+                var hasher = Hasher()
+                fingerprint(snapshot, isA, &hasher)
+                return hasher.finalize()
+            }
+            var candidates: [Int: [Int]] = [:]
             candidates.reserveCapacity(fromA.count)
             for i in fromA.indices.reversed() where onlyA(i) {
-                candidates[fingerprint(fromA[i], true), default: []].append(i)
+                candidates[hash(fromA[i], true), default: []].append(i)
             }
             for j in fromB.indices where onlyB(j) {
-                if let i = candidates[fingerprint(fromB[j], false)]?.popLast() { pair(entity, i, j) }
+                let key = hash(fromB[j], false)
+                if let i = candidates[key]?.popLast() { pair(entity, i, j) }
             }
         }
 
