@@ -44,6 +44,8 @@ let package = Package(
         .target(name: "TripDocTestSupport", dependencies: ["TripDocCore"], path: "Tests/TripDocTestSupport"),
         // Read and write speed per format, for the closing notes and the performance work.
         .executableTarget(name: "tripdoc-benchmark", dependencies: ["TripDocKit"]),
+        // Increments a counter through the store API; several at once test the save lock.
+        .executableTarget(name: "tripdoc-stress-writer", dependencies: ["TripDocKit"]),
         .testTarget(name: "TripDocCoreTests", dependencies: ["TripDocCore", "TripDocTestSupport"]),
         .testTarget(
             name: "TripDocJSONTests", dependencies: ["TripDocJSON", "TripDocTestSupport"],
@@ -55,7 +57,7 @@ let package = Package(
             name: "TripDocBundleTests", dependencies: ["TripDocBundle", "TripDocPlist", "TripDocJSON", "TripDocTestSupport"]),
         .testTarget(name: "TripDocKitTests", dependencies: ["TripDocKit", "TripDocTestSupport"]),
         .testTarget(
-            name: "tripdocTests", dependencies: ["tripdoc"],
+            name: "tripdocTests", dependencies: ["tripdoc", "tripdoc-stress-writer"],
             resources: [.copy("Fixtures")]),
     ]
 )

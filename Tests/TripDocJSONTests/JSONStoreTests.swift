@@ -48,3 +48,33 @@ import TripDocTestSupport
         }
     }
 }
+
+@Suite struct ArchiveStoreSharingTests {
+    let path = NSTemporaryDirectory() + "shared-\(UUID().uuidString).json"
+
+    @Test func aSaveOverAVersionItDidNotReadIsAConflict() throws {
+        let first = try ArchiveStore(path: path, format: JSONFormat(), schema: EdgeCaseDocuments.schema)
+        let second = try ArchiveStore(path: path, format: JSONFormat(), schema: EdgeCaseDocuments.schema)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var values = EdgeCaseDocuments.highValues
+        values["children"] = .references([])
+        try first.save(DataStoreSaveChangesRequest(inserted: [DefaultSnapshot(persistentIdentifier: .temporary(entityName: "Everything"), values: values)]))
+        values["string"] = .string("another")
+        let insert = DataStoreSaveChangesRequest(inserted: [DefaultSnapshot(persistentIdentifier: .temporary(entityName: "Everything"), values: values)])
+        #expect(throws: ArchiveStoreError.conflict(path: path)) { try second.save(insert) }
+        #expect(try second.fetchSnapshots().count == 1)
+        try second.save(insert)
+        #expect(try first.fetchSnapshots().count == 2)
+    }
+
+    @Test func openingCleansTemporaryFilesACrashedSaveLeft() throws {
+        _ = try ArchiveStore(path: path, format: JSONFormat(), schema: EdgeCaseDocuments.schema)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let folder = (path as NSString).deletingLastPathComponent
+        let stale = (folder as NSString).appendingPathComponent(
+            "." + (path as NSString).lastPathComponent + AtomicFileWriter.temporaryMarker + "999-1")
+        FileManager.default.createFile(atPath: stale, contents: Data("half a docu".utf8))
+        _ = try ArchiveStore(path: path, format: JSONFormat())
+        #expect(!FileManager.default.fileExists(atPath: stale))
+    }
+}

@@ -80,6 +80,18 @@ public struct AtomicFileWriter: Sendable {
         }
     }
 
+    /// Removes temporary files a crashed save left beside `path` (`.NAME.tripdoc-tmp-*`). Call it
+    /// only while holding the document's lock, so that no save in progress loses its file.
+    public static func removeStaleTemporaryFiles(besides path: String) {
+        let target = resolvingSymbolicLinks(path)
+        let folder = (target as NSString).deletingLastPathComponent.isEmpty ? "." : (target as NSString).deletingLastPathComponent
+        let prefix = "." + (target as NSString).lastPathComponent + temporaryMarker
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            try? FileManager.default.removeItem(atPath: (folder as NSString).appendingPathComponent(name))
+        }
+    }
+
     /// The file a path finally names: the target of a chain of symbolic links (relative links
     /// resolved against their folder), or the path itself.
     static func resolvingSymbolicLinks(_ path: String) -> String {
@@ -107,6 +119,7 @@ public struct FileWriteError: Error, Hashable, Sendable, CustomStringConvertible
         case close = "closing the temporary file"
         case rename = "renaming the temporary file over the document"
         case flushFolder = "flushing the folder to disk"
+        case lock = "locking the document's lock file"
 
         /// Whether the document still holds its old contents after a failure at this step.
         public var leavesOriginalIntact: Bool { self != .flushFolder }

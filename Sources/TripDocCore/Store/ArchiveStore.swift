@@ -5,6 +5,10 @@ import Foundation
 ///
 /// A format contributes only its ``DocumentFormat``; applying saves, minting identifiers,
 /// upserts, delete rules and crash-safe writing are here, once.
+///
+/// Several stores (in one process or several) may share a document: a save holds the document's
+/// lock file, and fails with ``ArchiveStoreError/conflict(path:)`` when the document changed on
+/// disk since this store last read it — fetch again and retry; nothing is silently overwritten.
 public final class ArchiveStore {
     /// The document file.
     public let path: String
@@ -16,6 +20,8 @@ public final class ArchiveStore {
     public private(set) var identifier: String
     /// How files are written; tests substitute failing system calls.
     public var fileWriter: AtomicFileWriter
+    /// The version of the file this store last read or wrote.
+    private var loadedStamp: FileStamp?
 
     /// Opens the document at `path`, creating an empty one for `schema` when there is none.
     ///
@@ -30,6 +36,9 @@ public final class ArchiveStore {
         self.path = path
         self.format = format
         self.fileWriter = fileWriter
+        let lock = try DocumentFileLock(documentPath: path)
+        AtomicFileWriter.removeStaleTemporaryFiles(besides: path)
+        defer { withExtendedLifetime(lock) {} }
         if FileManager.default.fileExists(atPath: path) {
             let document = try format.readDocument(from: DocumentFileReader.contents(of: path), file: path)
             if let schema, schema != document.schema {
@@ -46,11 +55,16 @@ public final class ArchiveStore {
             self.schema = schema
             self.identifier = document.storeIdentifier
         }
+        loadedStamp = FileStamp(path: path)
     }
 
     /// Reads the whole document.
     public func readDocument() throws -> Document {
+        let stamp = FileStamp(path: path)
         let document = try format.readDocument(from: DocumentFileReader.contents(of: path), file: path)
+        // A save between the stat and the read would make the stamp older than what was read,
+        // which can only cause a needless conflict, never a lost update.
+        loadedStamp = stamp
         guard document.storeIdentifier == identifier else {
             throw ArchiveStoreError.storeReplaced(path: path, expected: identifier, found: document.storeIdentifier)
         }
@@ -71,12 +85,27 @@ public final class ArchiveStore {
     public func save(
         _ request: DataStoreSaveChangesRequest<DefaultSnapshot>
     ) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {
+        let lock = try DocumentFileLock(documentPath: path)
+        defer { withExtendedLifetime(lock) {} }
+        try checkUnchanged()
         var document = try readDocument()
         let result = try document.applySaveChanges(
             request, timestamp: Date(), processIdentifier: String(ProcessInfo.processInfo.processIdentifier),
             bundleIdentifier: ProcessInfo.processInfo.processName)
-        try fileWriter.write(format.writeDocument(document), to: path)
+        try write(document)
         return result
+    }
+
+    /// Throws ``ArchiveStoreError/conflict(path:)`` when the file is not the version this store
+    /// last read or wrote.
+    private func checkUnchanged() throws {
+        if let loadedStamp, FileStamp(path: path) != loadedStamp { throw ArchiveStoreError.conflict(path: path) }
+    }
+
+    /// Writes `document` and remembers the new file's version.
+    private func write(_ document: Document) throws {
+        try fileWriter.write(format.writeDocument(document), to: path)
+        loadedStamp = FileStamp(path: path)
     }
 
     /// The transactions `query` selects (SwiftData's `fetchHistory`).
@@ -94,16 +123,20 @@ public final class ArchiveStore {
 
     /// Deletes history through `token` (SwiftData's `deleteHistory`), writing the document.
     public func deleteHistory(through token: DefaultHistoryToken) throws {
+        let lock = try DocumentFileLock(documentPath: path)
+        defer { withExtendedLifetime(lock) {} }
         var document = try readDocument()
         try document.history.delete(through: token, storeIdentifier: identifier)
-        try fileWriter.write(format.writeDocument(document), to: path)
+        try write(document)
     }
 
     /// Deletes the history saved before `date`, writing the document.
     public func deleteHistory(before date: Date) throws {
+        let lock = try DocumentFileLock(documentPath: path)
+        defer { withExtendedLifetime(lock) {} }
         var document = try readDocument()
         document.history.delete(before: date)
-        try fileWriter.write(format.writeDocument(document), to: path)
+        try write(document)
     }
 }
 
@@ -115,6 +148,8 @@ public enum ArchiveStoreError: Error, Hashable, Sendable, CustomStringConvertibl
     case schemaMismatch(path: String, documentVersion: Schema.Version, expectedVersion: Schema.Version)
     /// The file now holds a different store than the one opened.
     case storeReplaced(path: String, expected: String, found: String)
+    /// The document changed on disk since this store last read it.
+    case conflict(path: String)
 
     public var description: String {
         switch self {
@@ -123,6 +158,9 @@ public enum ArchiveStoreError: Error, Hashable, Sendable, CustomStringConvertibl
         case .schemaMismatch(let path, let documentVersion, let expectedVersion):
             "\(path) has a different schema (version \(documentVersion)) from the one expected (version "
                 + "\(expectedVersion)); migrate the document first (tripdoc migrate)"
+        case .conflict(let path):
+            "\(path) changed on disk since this store last read it (another store or process saved); "
+                + "nothing was written: fetch again, reapply the changes and save"
         case .storeReplaced(let path, let expected, let found):
             "\(path) now holds store \(found), not the store \(expected) that was opened; open it again"
         }
