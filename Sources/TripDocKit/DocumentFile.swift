@@ -38,6 +38,23 @@ public struct DocumentFile {
         return DocumentFile(path: path, format: format, size: data.count, document: document)
     }
 
+    /// Reads two documents at once, one per core (standard input may be one of them).
+    ///
+    /// - Throws: The first path's error if both fail.
+    public static func readBoth(_ first: String, _ second: String) throws -> (DocumentFile, DocumentFile) {
+        final class Results: @unchecked Sendable {
+            let lock = NSLock()
+            var values: [Result<DocumentFile, any Error>?] = [nil, nil]
+        }
+        let results = Results()
+        let paths = [first, second]
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            let result = Result { try DocumentFile.read(paths[index]) }
+            results.lock.withLock { results.values[index] = result }
+        }
+        return (try results.values[0]!.get(), try results.values[1]!.get())
+    }
+
     private static func describeStart(of data: Data) -> String {
         guard !data.isEmpty else { return "nothing (the file is empty)" }
         let prefix = data.prefix(16)

@@ -75,8 +75,7 @@ extension TripDocCommand {
         }
 
         func run() throws {
-            let first = try DocumentFile.read(a)
-            let second = try DocumentFile.read(b)
+            let (first, second) = try DocumentFile.readBoth(a, b)
             let table = try map.map { try RemapTable.read(from: $0) }
             let diff = try DocumentDiff(
                 first, second, match: DocumentDiff.MatchStrategy(rawValue: match)!, remapTable: table, entity: entity,
