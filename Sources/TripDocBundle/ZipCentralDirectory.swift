@@ -26,7 +26,7 @@ struct ZipCentralDirectory {
         let bytes = [UInt8](data)
         func fail(_ reason: String) -> ZipArchiveError { .notAZipArchive(reason) }
         func u16(_ at: Int) throws -> Int {
-            guard at >= 0, at + 2 <= bytes.count else { throw fail("it is cut short") }
+            guard at >= 0, at <= bytes.count - 2 else { throw fail("it is cut short") }
             return Int(bytes[at]) | Int(bytes[at + 1]) << 8
         }
         func u32(_ at: Int) throws -> Int {
@@ -109,6 +109,9 @@ struct ZipCentralDirectory {
                     if local == 0xFFFF_FFFF { local = try u64(field) }
                 }
                 extra += 4 + length
+            }
+            guard compressed <= bytes.count, local <= bytes.count else {
+                throw fail("the central directory gives the entry '\(name)' sizes or offsets beyond the file")
             }
             records.append(
                 Record(

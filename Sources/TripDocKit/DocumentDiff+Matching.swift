@@ -9,6 +9,8 @@ extension DocumentDiff {
         let requested: MatchStrategy
         let remapTable: RemapTable?
         let ignoring: Set<String>
+        /// The one entity being compared, if the comparison is narrowed to one.
+        let onlyEntity: String?
         /// Entities both schemas have, in B's order.
         let entityNames: [String]
         /// Each entity's snapshots, as runs of the documents' ordered snapshots (no copies).
@@ -26,12 +28,16 @@ extension DocumentDiff {
             a.storeIdentifier == b.storeIdentifier && strategies.values.allSatisfy { $0 == .key }
         }
 
-        init(a: Document, b: Document, requested: MatchStrategy, remapTable: RemapTable?, ignoring: Set<String>) {
+        init(
+            a: Document, b: Document, requested: MatchStrategy, remapTable: RemapTable?, ignoring: Set<String>,
+            onlyEntity: String? = nil
+        ) {
             self.a = a
             self.b = b
             self.requested = requested
             self.remapTable = remapTable
             self.ignoring = ignoring
+            self.onlyEntity = onlyEntity
             let namesInA = Set(a.schema.entities.map(\.name))
             entityNames = b.schema.entities.map(\.name).filter { namesInA.contains($0) }
             func runs(of document: Document) -> [String: ArraySlice<DefaultSnapshot>] {
@@ -59,7 +65,8 @@ extension DocumentDiff {
 
         /// The relationships both schemas give `entity`, not ignored, reported on this side of
         /// their inverse pair: the to-one side, or for two of a kind the one whose
-        /// `Entity.name` sorts first.
+        /// `Entity.name` sorts first — unless the other side is not compared (another entity
+        /// than `onlyEntity`, or ignored), in which case this side tells the change.
         func reportedRelationships(of entity: String) -> [Schema.Relationship] {
             guard let inA = a.schema.entity(named: entity), let inB = b.schema.entity(named: entity) else { return [] }
             return inB.relationships.filter { relationship in
@@ -69,6 +76,10 @@ extension DocumentDiff {
                 guard let inverseName = relationship.inverseName,
                     let inverse = b.schema.entity(named: relationship.destination)?.relationship(named: inverseName)
                 else { return true }
+                let otherSideCompared =
+                    (onlyEntity == nil || onlyEntity == relationship.destination)
+                    && !isIgnored(relationship.destination, inverseName)
+                if !otherSideCompared { return true }
                 if relationship.isToMany != inverse.isToMany { return !relationship.isToMany }
                 return "\(entity).\(relationship.name)" <= "\(relationship.destination).\(inverseName)"
             }

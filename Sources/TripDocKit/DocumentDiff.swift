@@ -107,7 +107,8 @@ public struct DocumentDiff {
         schemaDifferences = Self.schemaDifferences(schemaA, schemaB, only: entity)
 
         var comparison = Comparison(
-            a: a.document, b: b.document, requested: match, remapTable: remapTable, ignoring: ignoring)
+            a: a.document, b: b.document, requested: match, remapTable: remapTable, ignoring: ignoring,
+            onlyEntity: entity)
         try comparison.matchAll()
         entities = comparison.entityNames.filter { entity == nil || $0 == entity }.map { comparison.differences(of: $0) }
         if compareHistory {

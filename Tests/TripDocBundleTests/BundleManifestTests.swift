@@ -95,3 +95,14 @@ import TripDocTestSupport
         }
     }
 }
+
+@Suite struct ZipCentralDirectoryTests {
+    /// A zip64 locator pointing at the largest offset there is: refused, not an overflow.
+    @Test func aLocatorBeyondTheFileIsRefused() {
+        var bytes: [UInt8] = [0x50, 0x4B, 0x03, 0x04]
+        bytes += [0x50, 0x4B, 0x06, 0x07, 0, 0, 0, 0] + [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F] + [1, 0, 0, 0]
+        bytes += [0x50, 0x4B, 0x05, 0x06, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF] + [0xFF, 0xFF, 0xFF, 0xFF] + [0xFF, 0xFF, 0xFF, 0xFF] + [0, 0]
+        #expect(throws: ZipArchiveError.self) { try ZipCentralDirectory(Data(bytes)) }
+        #expect(throws: DocumentReadError.self) { try BundleFormat().readDocument(from: Data(bytes), file: "x") }
+    }
+}

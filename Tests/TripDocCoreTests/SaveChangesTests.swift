@@ -198,3 +198,45 @@ extension SaveChangesTests {
         #expect(document.header.nextPrimaryKeys["Trip"] == 3)
     }
 }
+
+extension SaveChangesTests {
+    @Test func deletingAndInsertingTheSameUniqueKeyInOneSaveReplacesTheModel() throws {
+        var (document, _) = try documentWithTokyoTrip()
+        let replacement = temp("Trip", "new")
+        let result = try document.applySaveChanges(
+            DataStoreSaveChangesRequest(
+                inserted: [snapshot(replacement, ["name": .string("Tokyo"), "days": .int(3)])],
+                deleted: [snapshot(id("Trip", "1"), [:])]))
+        #expect(result.remappedIdentifiers[replacement] == id("Trip", "2"))
+        #expect(document.snapshots.map(\.persistentIdentifier) == [id("Trip", "2")])
+        #expect(IntegrityChecker().problems(in: document).isEmpty)
+    }
+
+    @Test func anUpsertMayNotBreakAnotherUniquenessConstraint() throws {
+        let schema = Schema([
+            Schema.Entity(
+                name: "User", attributes: [.init("email", .string), .init("handle", .string)],
+                uniquenessConstraints: [["email"], ["handle"]])
+        ])
+        var document = Document.empty(schema: schema, storeIdentifier: Self.store)
+        try document.applySaveChanges(
+            DataStoreSaveChangesRequest(inserted: [
+                snapshot(temp("User", "x"), ["email": .string("a"), "handle": .string("h1")]),
+                snapshot(temp("User", "y"), ["email": .string("b"), "handle": .string("h2")]),
+            ]))
+        #expect(throws: SaveChangesError.self) {
+            try document.applySaveChanges(
+                DataStoreSaveChangesRequest(inserted: [snapshot(temp("User", "z"), ["email": .string("a"), "handle": .string("h2")])]))
+        }
+        #expect(IntegrityChecker().problems(in: document).isEmpty)
+    }
+
+    @Test func keysNearTheLargestIntegerAreRefusedNotWrapped() throws {
+        var document = emptyDocument()
+        document.header.nextPrimaryKeys["Trip"] = Int64.max - 2
+        #expect(throws: SaveChangesError.primaryKeysExhausted(entity: "Trip")) {
+            try document.applySaveChanges(
+                DataStoreSaveChangesRequest(inserted: [snapshot(temp("Trip", "t"), ["name": .string("x"), "days": .int(1)])]))
+        }
+    }
+}

@@ -79,9 +79,14 @@ import Testing
 
     @Test func quietEntityAndIgnoreNarrowTheComparison() throws {
         #expect(try tripdoc.run("diff", "trips.json", "trips-edited.json", "--quiet") == .init(status: 1, stdout: "", stderr: ""))
-        #expect(try tripdoc.run("diff", "trips.json", "trips-edited.json", "--entity", "Trip", "--ignore", "destination").status == 0)
+        #expect(
+            try tripdoc.run(
+                "diff", "trips.json", "trips-edited.json", "--entity", "Trip", "--ignore", "destination", "bucketList",
+                "livingAccommodation"
+            ).status == 0)
+        // Narrowed to Trip, the trips' own relationship changes are shown (their other sides are not compared).
         let trips = try tripdoc.run("diff", "trips.json", "trips-edited.json", "--entity", "Trip")
-        #expect(trips.stdout.hasSuffix("0 added, 0 removed, 1 changed\n"))
+        #expect(trips.stdout.hasSuffix("0 added, 0 removed, 2 changed\n"))
     }
 
     @Test func schemaDifferencesAreReported() throws {
@@ -99,5 +104,14 @@ import Testing
         #expect(try tripdoc.run("diff", "trips.json", "trips.json", "--match", "nearest").status == 2)
         #expect(try tripdoc.run("diff", "trips.json", "trips.json", "--match", "map").status == 2)
         #expect(try tripdoc.run("diff", "trips.json", "trips.json", "--entity", "Boat").status == 2)
+    }
+}
+
+extension DiffCommandTests {
+    @Test func narrowingToOneEntityStillShowsItsRelationshipChanges() throws {
+        let outcome = try tripdoc.run("diff", "trips.json", "trips-edited.json", "--entity", "Trip", "--ignore", "destination")
+        #expect(outcome.status == 1)
+        #expect(outcome.stdout.contains("    bucketList: [BucketListItem/1, BucketListItem/2, BucketListItem/3] → "))
+        #expect(outcome.stdout.contains("    livingAccommodation: LivingAccommodation/2 → nil"))
     }
 }

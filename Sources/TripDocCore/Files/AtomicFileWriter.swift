@@ -41,7 +41,9 @@ public struct AtomicFileWriter: Sendable {
         var status = stat()
         let originalMode: mode_t? = stat(target, &status) == 0 ? status.st_mode & 0o7777 : nil
 
-        let fd = calls.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        // Created with the final permissions, so a private document is never readable by others,
+        // not even while its temporary copy is written.
+        let fd = calls.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, originalMode ?? 0o666)
         guard fd >= 0 else { throw FileWriteError(path: path, operation: .createTemporaryFile, code: errno) }
         var closed = false
         var renamed = false

@@ -22,7 +22,8 @@ final class DocumentFileLock {
     /// - Throws: ``FileWriteError`` when the lock file cannot be opened or locked.
     init(documentPath path: String) throws {
         let lockPath = AtomicFileWriter.resolvingSymbolicLinks(path) + ".lock"
-        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o666)
+        // Read-only is enough for flock, and lets users without write access to the lock file share it.
+        let descriptor = open(lockPath, O_RDONLY | O_CREAT | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else { throw FileWriteError(path: lockPath, operation: .lock, code: errno) }
         while flock(descriptor, LOCK_EX) != 0 {
             if errno == EINTR { continue }

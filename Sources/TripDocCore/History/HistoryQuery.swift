@@ -80,8 +80,11 @@ extension DocumentHistory {
         guard token.storeIdentifier == storeIdentifier else {
             throw HistoryError.tokenOfAnotherStore(token, storeIdentifier: storeIdentifier)
         }
-        transactions.removeAll { $0.transactionIdentifier <= token.transactionIdentifier }
-        deletedThrough = max(deletedThrough, token.transactionIdentifier)
+        // A token past the newest transaction deletes everything, and no more: identifiers
+        // still to come stay valid.
+        let through = min(token.transactionIdentifier, nextTransactionIdentifier - 1)
+        transactions.removeAll { $0.transactionIdentifier <= through }
+        deletedThrough = max(deletedThrough, through)
     }
 
     /// Deletes the transactions saved before `date`.

@@ -56,6 +56,8 @@ private struct SaveChangesWorkspace {
     var uniqueIndexes: [String: [[String]: [[SnapshotValue]: PersistentIdentifier]]] = [:]
     /// What the save changed, in order, for the history.
     var changes: [HistoryChangeRecord] = []
+    /// The models the request deletes (as it names them).
+    var deleting: Set<PersistentIdentifier> = []
 
     /// The history of the document, consulted only when a sequence is missing (keys named in
     /// history are never handed out again).
@@ -79,6 +81,9 @@ private struct SaveChangesWorkspace {
             }
         }
 
+        // Models this save deletes cannot take an insert as an upsert.
+        deleting = Set(request.deleted.map(\.persistentIdentifier))
+
         // Inserts: decide every new identifier first, so references among them can be rewritten.
         var remapped: [PersistentIdentifier: PersistentIdentifier] = [:]
         var upserted: Set<PersistentIdentifier> = []
@@ -96,7 +101,7 @@ private struct SaveChangesWorkspace {
                 pendingInserts.append((existing, snapshot))
                 continue
             }
-            let permanent = mintIdentifier(for: entity.name)
+            let permanent = try mintIdentifier(for: entity.name)
             remapped[original] = permanent
             pendingInserts.append((permanent, snapshot))
             registerUniqueKeys(of: snapshot, as: permanent, entity: entity)
@@ -107,9 +112,12 @@ private struct SaveChangesWorkspace {
             let rewritten = try normalized(
                 snapshot.copy(persistentIdentifier: identifier, remappedIdentifiers: remapped), entity: entity,
                 reportedAs: snapshot.persistentIdentifier)
-            if let previous = byIdentifier.updateValue(rewritten, forKey: identifier) {
+            if let previous = byIdentifier[identifier] {
+                try checkUniqueness(of: rewritten, replacing: previous, entity: entity)
+                byIdentifier[identifier] = rewritten
                 recordUpdate(from: previous, to: rewritten, entity: entity)
             } else {
+                byIdentifier[identifier] = rewritten
                 insertionOrder.append(identifier)
                 changes.append(.insert(identifier))
             }
@@ -182,24 +190,29 @@ private struct SaveChangesWorkspace {
     /// A new permanent identifier from the entity's sequence. A sequence that is missing, or
     /// lower than a key in use (a document edited by hand), is moved past the keys in use:
     /// minting never reuses an identifier.
-    mutating func mintIdentifier(for entityName: String) -> PersistentIdentifier {
-        var next =
-            document.header.nextPrimaryKeys[entityName]
-            ?? (document.snapshots.lazy.map(\.persistentIdentifier)
+    mutating func mintIdentifier(for entityName: String) throws -> PersistentIdentifier {
+        /// Keys at or above this cannot be minted: the next key must still fit the header.
+        let limit = Int64.max - 2
+        var next: Int64
+        if let stored = document.header.nextPrimaryKeys[entityName] {
+            next = stored
+        } else {
+            let inUse = document.snapshots.lazy.map(\.persistentIdentifier)
                 .filter { $0.entityName == entityName }.map(\.primaryKey)
-                .filter(PrimaryKeyOrder.isCanonicalNumber).compactMap { Int64($0) }.max() ?? 0)
-                .advanced(by: 1)
-        if document.header.nextPrimaryKeys[entityName] == nil {
+                .filter(PrimaryKeyOrder.isCanonicalNumber).compactMap { Int64($0) }.max() ?? 0
             let inHistory = keysInHistory.transactions.lazy.flatMap(\.changes).map(\.changedPersistentIdentifier)
                 .filter { $0.entityName == entityName }.map(\.primaryKey).filter(PrimaryKeyOrder.isCanonicalNumber)
                 .compactMap { Int64($0) }.max() ?? 0
-            next = max(next, inHistory + 1)
+            guard max(inUse, inHistory) < limit else { throw SaveChangesError.primaryKeysExhausted(entity: entityName) }
+            next = max(inUse, inHistory) + 1
         }
         var identifier = PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: entityName, primaryKey: String(next))
-        while byIdentifier[identifier] != nil, next < Int64.max - 1 {
+        while byIdentifier[identifier] != nil {
+            guard next < limit else { throw SaveChangesError.primaryKeysExhausted(entity: entityName) }
             next += 1
             identifier = PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: entityName, primaryKey: String(next))
         }
+        guard next < limit else { throw SaveChangesError.primaryKeysExhausted(entity: entityName) }
         document.header.nextPrimaryKeys[entityName] = next + 1
         return identifier
     }
@@ -302,7 +315,7 @@ private struct SaveChangesWorkspace {
     mutating func index(for entity: Schema.Entity, constraint: [String]) -> [[SnapshotValue]: PersistentIdentifier] {
         if let existing = uniqueIndexes[entity.name]?[constraint] { return existing }
         var index: [[SnapshotValue]: PersistentIdentifier] = [:]
-        for (identifier, snapshot) in byIdentifier where identifier.entityName == entity.name {
+        for (identifier, snapshot) in byIdentifier where identifier.entityName == entity.name && !deleting.contains(identifier) {
             if let key = Self.uniqueKey(of: snapshot, constraint: constraint) { index[key] = identifier }
         }
         uniqueIndexes[entity.name, default: [:]][constraint] = index

@@ -20,6 +20,8 @@ public enum SaveChangesError: Error, Hashable, Sendable, CustomStringConvertible
     case uniquenessViolated(PersistentIdentifier, constraint: [String], existing: PersistentIdentifier)
     /// A `deny` delete rule stops the deletion.
     case deleteDenied(PersistentIdentifier, relationship: String, related: PersistentIdentifier)
+    /// The entity's primary keys have reached the largest integer a document can hold.
+    case primaryKeysExhausted(entity: String)
     /// The document already has integrity problems; it must be repaired before it is changed.
     case documentHasProblems([IntegrityProblem])
 
@@ -43,6 +45,9 @@ public enum SaveChangesError: Error, Hashable, Sendable, CustomStringConvertible
             "cannot save \(id): it has the same \(constraint.joined(separator: ", ")) as \(existing)"
         case .deleteDenied(let id, let relationship, let related):
             "cannot delete \(id): its relationship '\(relationship)' has the delete rule deny and still holds \(related)"
+        case .primaryKeysExhausted(let entity):
+            "cannot insert a \(entity): its primary keys have reached the largest a document holds; "
+                + "convert the document with --renumber to make room"
         case .documentHasProblems(let problems):
             "the document has \(problems.count) integrity problem(s) and cannot be changed until they are "
                 + "repaired (run tripdoc inspect): " + problems.prefix(3).map(\.description).joined(separator: "; ")
