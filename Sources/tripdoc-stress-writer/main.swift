@@ -2,6 +2,7 @@
 // through the public store API, retrying on conflicts. The final count must be exact.
 //   tripdoc-stress-writer init FILE            a document with one Counter whose value is 0
 //   tripdoc-stress-writer increment FILE N     N read-modify-write saves (+1 each)
+//   tripdoc-stress-writer forever FILE         saves +1 until killed, printing each value once saved
 // Prints the number of conflicts it retried; exits 2 on any other error.
 import Foundation
 import TripDoc
@@ -21,6 +22,15 @@ do {
             DataStoreSaveChangesRequest(inserted: [
                 DefaultSnapshot(persistentIdentifier: .temporary(entityName: "Counter"), values: ["value": .int(0)])
             ]))
+    case "forever":
+        // Each line is printed only after its save returned: an acknowledged state.
+        while true {
+            guard var counter = try store.fetchSnapshots(entityName: "Counter").first, case .int(let value) = counter["value"]
+            else { throw TripDocError.invalidArgument("\(path) has no counter; run init first") }
+            counter["value"] = .int(value + 1)
+            try store.save(DataStoreSaveChangesRequest(editingState: EditingState(author: "writer"), updated: [counter]))
+            FileHandle.standardOutput.write(Data("\(value + 1)\n".utf8))
+        }
     case "increment":
         let count = Int(arguments.count > 2 ? arguments[2] : "1") ?? 1
         var conflicts = 0
