@@ -48,7 +48,7 @@ import Testing
         for _ in 0..<runs {
             let output = Pipe()
             let writer = try start(["forever", file], output: output)
-            usleep(useconds_t.random(in: 2_000...40_000))
+            usleep(useconds_t.random(in: 10_000...120_000))
             kill(writer.processIdentifier, SIGKILL)
             writer.waitUntilExit()
             let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
