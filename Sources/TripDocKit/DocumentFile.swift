@@ -38,6 +38,13 @@ public struct DocumentFile {
         return DocumentFile(path: path, format: format, size: data.count, document: document)
     }
 
+    /// Throws ``TripDocError/unknownEntity(name:path:known:)`` unless `name` is `nil` or an
+    /// entity of the document's schema (what `--entity` options check).
+    public func checkEntity(_ name: String?) throws {
+        guard let name, document.schema.entity(named: name) == nil else { return }
+        throw TripDocError.unknownEntity(name: name, path: path, known: document.schema.entities.map(\.name))
+    }
+
     /// Reads two documents at once, one per core (standard input may be one of them).
     ///
     /// - Throws: The first path's error if both fail.

@@ -53,9 +53,7 @@ extension TripDocCommand {
         func run() throws {
             let source = try DocumentFile.read(file)
             let document = source.document
-            if let entity, document.schema.entity(named: entity) == nil {
-                throw TripDocError.unknownEntity(name: entity, path: file, known: document.schema.entities.map(\.name))
-            }
+            try source.checkEntity(entity)
             let query = HistoryQuery(
                 after: try after.map { try HistoryReport.token($0, storeIdentifier: document.storeIdentifier) },
                 author: author, entityNames: entity.map { [$0] }, fetchLimit: limit, newestFirst: newestFirst)

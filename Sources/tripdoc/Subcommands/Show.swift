@@ -37,9 +37,7 @@ extension TripDocCommand {
         func run() throws {
             let source = try DocumentFile.read(file)
             let document = source.document
-            if let entity, document.schema.entity(named: entity) == nil {
-                throw TripDocError.unknownEntity(name: entity, path: file, known: document.schema.entities.map(\.name))
-            }
+            try source.checkEntity(entity)
             let tables = SnapshotTable.tables(for: document, entityName: entity, limit: limit)
             if json {
                 FileHandle.standardOutput.write(try SnapshotTable.jsonData(for: tables, of: document))
