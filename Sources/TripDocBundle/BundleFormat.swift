@@ -8,13 +8,8 @@ import TripDocJSON
 /// values of `.externalStorage` attributes (docs/FORMATS.md). Entries use the JSON encoding of
 /// the shared coding. Any zip tool can list and extract it.
 public struct BundleFormat: DocumentFormat, ArchiveInspecting {
-    /// The caps enforced when reading.
-    public var limits: BundleLimits
-
     /// Creates the format.
-    public init(limits: BundleLimits = .standard) {
-        self.limits = limits
-    }
+    public init() {}
 
     public var name: String { "bundle" }
     public var fileExtensions: [String] { ["tripbundle"] }
@@ -85,10 +80,11 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
 
     // MARK: Reading
 
-    public func readDocument(from data: Data, file: String) throws -> Document {
-        let verified = try verifiedEntries(of: data, file: file)
+    public func readDocument(from data: Data, file: String, limits: DocumentLimits) throws -> Document {
+        try limits.checkDocumentSize(data.count, file: file)
+        let verified = try verifiedEntries(of: data, file: file, limits: limits)
         let contents = verified.contents
-        let decoder = DocumentDecoder()
+        let decoder = DocumentDecoder(limits: limits)
 
         func entry(_ name: String) throws -> Data {
             guard let data = contents[name] else {
@@ -102,7 +98,7 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
         /// Runs `read` over the JSON of entry `name`, placing errors in that entry.
         func readJSON<T>(_ name: String, _ read: (inout JSONReader) throws -> T) throws -> T {
             try entry(name).withUnsafeBytes { bytes in
-                var reader = JSONReader(bytes: bytes)
+                var reader = JSONReader(bytes: bytes, limits: limits)
                 reader.externalDataResolver = { digest in
                     guard let value = contents[Self.externalFolder + digest] else {
                         throw StructuredReadError(
@@ -152,6 +148,11 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
                     of: entity, from: &$0, storeIdentifier: header.storeIdentifier, file: file,
                     keyPath: "snapshots.\(entity.name)")
             }
+            if snapshots.count > limits.maximumSnapshotCount {
+                throw DocumentReadError(
+                    file: file, location: SourceLocation(entry: name), message: limits.exceededMessage(.snapshotCount),
+                    hint: DocumentLimits.Cap.snapshotCount.hint)
+            }
         }
         var history = DocumentHistory()
         if contents[Self.historyEntry] != nil {
@@ -162,8 +163,8 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
         return Document(header: header, schema: schema, snapshots: snapshots, history: history)
     }
 
-    public func entryReports(of data: Data, file: String) throws -> [ArchiveEntryReport] {
-        let verified = try verifiedEntries(of: data, file: file)
+    public func entryReports(of data: Data, file: String, limits: DocumentLimits) throws -> [ArchiveEntryReport] {
+        let verified = try verifiedEntries(of: data, file: file, limits: limits)
         let directory = try ZipCentralDirectory(data)
         return directory.records.filter { !$0.isDirectory }.map { record in
             ArchiveEntryReport(
@@ -174,19 +175,19 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
 
     /// The archive's entries by name, checked against the limits, their CRCs and the manifest:
     /// every listed entry present with its size and SHA-256, nothing unlisted.
-    private func verifiedEntries(of data: Data, file: String) throws -> (
+    private func verifiedEntries(of data: Data, file: String, limits: DocumentLimits) throws -> (
         contents: [String: Data], listed: Set<String>, manifest: BundleManifest
     ) {
-        func refuse(_ entry: String?, _ message: String) -> DocumentReadError {
+        func refuse(_ entry: String?, _ message: String, hint: String? = nil) -> DocumentReadError {
             DocumentReadError(
                 file: file, location: entry.map { SourceLocation(entry: $0) }, message: message,
-                hint: "The file is damaged, was changed by hand, or is not a tripdoc bundle")
+                hint: hint ?? "The file is damaged, was changed by hand, or is not a tripdoc bundle")
         }
         let entries: [ZipArchive.Entry]
         do {
             entries = try ZipArchive.entries(of: data, limits: limits)
         } catch let error as ZipArchiveError {
-            throw refuse(error.entry, error.description)
+            throw refuse(error.entry, error.description, hint: error.hint)
         }
         var contents: [String: Data] = [:]
         for entry in entries { contents[entry.name] = entry.data }

@@ -70,13 +70,19 @@ enum ZipArchive {
 
     // MARK: Reading
 
-    /// Every regular file of the archive `data`, in archive order, checked against `limits`.
+    /// Entries that inflate to at most this many bytes may compress as well as they like.
+    static let ratioCheckThreshold = 1 << 20
+
+    /// Every regular file of the archive `data`, in archive order, checked against the
+    /// entry-count, document-size and compression-ratio caps of `limits`.
     ///
     /// - Throws: ``ZipArchiveError`` naming the entry at fault.
-    static func entries(of data: Data, limits: BundleLimits) throws -> [Entry] {
+    static func entries(of data: Data, limits: DocumentLimits) throws -> [Entry] {
         let directory = try ZipCentralDirectory(data)
         guard directory.records.count <= limits.maximumEntryCount else {
-            throw ZipArchiveError.tooManyEntries(directory.records.count, limit: limits.maximumEntryCount)
+            throw ZipArchiveError.limitExceeded(
+                entry: nil, .entryCount,
+                limits.exceededMessage(.entryCount, subject: "the archive (\(directory.records.count) entries)"))
         }
         var declared: [String: ZipCentralDirectory.Record] = [:]
         var offsets: Set<Int> = []
@@ -90,19 +96,20 @@ enum ZipArchive {
                 throw ZipArchiveError.damaged(entry: record.name, "two entries share one local header")
             }
             if record.isSymbolicLink { throw ZipArchiveError.symbolicLink(record.name) }
-            guard record.uncompressedSize <= limits.maximumEntrySize else {
-                throw ZipArchiveError.entryTooLarge(record.name, size: record.uncompressedSize, limit: limits.maximumEntrySize)
-            }
-            if record.uncompressedSize > limits.ratioCheckThreshold,
-                record.uncompressedSize > limits.maximumCompressionRatio * max(record.compressedSize, 1)
+            let ratio = record.uncompressedSize / max(record.compressedSize, 1)
+            let allowed = limits.maximumCompressionRatio.multipliedReportingOverflow(by: max(record.compressedSize, 1))
+            if record.uncompressedSize > Self.ratioCheckThreshold, !allowed.overflow,
+                record.uncompressedSize > allowed.partialValue
             {
-                throw ZipArchiveError.compressionRatio(
-                    record.name, ratio: record.uncompressedSize / max(record.compressedSize, 1),
-                    limit: limits.maximumCompressionRatio)
+                throw ZipArchiveError.limitExceeded(
+                    entry: record.name, .compressionRatio,
+                    limits.exceededMessage(.compressionRatio, subject: "the entry (\(ratio) times)"))
             }
-            total += record.uncompressedSize
-            guard total <= limits.maximumTotalSize else {
-                throw ZipArchiveError.totalTooLarge(limit: limits.maximumTotalSize)
+            total = total.addingReportingOverflow(record.uncompressedSize).partialValue
+            guard total <= limits.maximumDocumentSize, total >= 0 else {
+                throw ZipArchiveError.limitExceeded(
+                    entry: record.name, .documentSize,
+                    limits.exceededMessage(.documentSize, subject: "the entries, inflated up to this one,"))
             }
         }
 
@@ -205,20 +212,22 @@ enum ZipArchiveError: Error, Equatable, CustomStringConvertible {
     case symbolicLink(String)
     case notARegularFile(String)
     case duplicateEntry(String)
-    case tooManyEntries(Int, limit: Int)
-    case entryTooLarge(String, size: Int, limit: Int)
-    case totalTooLarge(limit: Int)
-    case compressionRatio(String, ratio: Int, limit: Int)
+    case limitExceeded(entry: String?, DocumentLimits.Cap, String)
 
     /// The entry the error is about, if one.
     var entry: String? {
         switch self {
-        case .damaged(let entry, _): entry
-        case .unsafeName(let name), .symbolicLink(let name), .notARegularFile(let name), .duplicateEntry(let name),
-            .entryTooLarge(let name, _, _), .compressionRatio(let name, _, _):
+        case .damaged(let entry, _), .limitExceeded(let entry, _, _): entry
+        case .unsafeName(let name), .symbolicLink(let name), .notARegularFile(let name), .duplicateEntry(let name):
             name
         default: nil
         }
+    }
+
+    /// What to do about it, when it is not "the file is damaged".
+    var hint: String? {
+        if case .limitExceeded(_, let cap, _) = self { return cap.hint }
+        return nil
     }
 
     var description: String {
@@ -231,11 +240,7 @@ enum ZipArchiveError: Error, Equatable, CustomStringConvertible {
         case .symbolicLink: "the entry is a symbolic link, which a bundle never holds"
         case .notARegularFile: "the entry is not a regular file"
         case .duplicateEntry: "the archive holds two entries with this name"
-        case .tooManyEntries(let count, let limit): "the archive has \(count) entries, more than the limit of \(limit)"
-        case .entryTooLarge(_, let size, let limit): "the entry declares \(size) bytes, more than the limit of \(limit)"
-        case .totalTooLarge(let limit): "the entries declare more than \(limit) bytes in all, the limit"
-        case .compressionRatio(_, let ratio, let limit):
-            "the entry inflates \(ratio) times its compressed size, more than the limit of \(limit) (a zip bomb?)"
+        case .limitExceeded(_, _, let message): message
         }
     }
 }

@@ -19,10 +19,11 @@ public struct JSONFormat: DocumentFormat {
         return first == UInt8(ascii: "{")
     }
 
-    public func readDocument(from data: Data, file: String) throws -> Document {
-        try data.withUnsafeBytes { bytes in
-            var reader = JSONReader(bytes: bytes)
-            return try DocumentDecoder().decode(from: &reader, file: file)
+    public func readDocument(from data: Data, file: String, limits: DocumentLimits) throws -> Document {
+        try limits.checkDocumentSize(data.count, file: file)
+        return try data.withUnsafeBytes { bytes in
+            var reader = JSONReader(bytes: bytes, limits: limits)
+            return try DocumentDecoder(limits: limits).decode(from: &reader, file: file)
         }
     }
 

@@ -6,7 +6,8 @@ import TripDocCore
 /// Our rules, where Foundation's parsers are lenient: no trailing commas, no comments, no
 /// leading zeros, no `NaN` literals; strings must be valid UTF-8 with no raw control characters
 /// and no unpaired surrogate escapes; integers are read exactly (never through `Double`) and
-/// must fit the requested type; nesting is limited to ``maximumDepth``. A UTF-8 byte order mark
+/// must fit the requested type; nesting depth and string length are capped by
+/// ``DocumentLimits``. A UTF-8 byte order mark
 /// at the start is skipped. Errors carry the line and column.
 ///
 /// The reader borrows `bytes`; it must not outlive the buffer.
@@ -18,7 +19,6 @@ public struct JSONReader: StructuredReader {
         var depth: Int
     }
 
-    static let maximumDepth = 512
     /// How a `Data` value kept in an external entry is written: `external:` and the entry's SHA-256.
     public static let externalPrefix = "external:"
 
@@ -26,14 +26,18 @@ public struct JSONReader: StructuredReader {
     private var position = 0
     private var last: UInt8 = UInt8(ascii: "v")
     private var depth = 0
+    /// The nesting-depth and string-length caps.
+    private let limits: DocumentLimits
 
     /// Resolves a `Data` value written as `external:<sha256>` (the bundle's external entries);
     /// without it such text is not base64 and is refused.
     public var externalDataResolver: ((String) throws -> Data)?
 
-    /// A reader over `bytes`, which must outlive it.
-    public init(bytes: UnsafeRawBufferPointer) {
+    /// A reader over `bytes`, which must outlive it, enforcing the nesting-depth and
+    /// string-length caps of `limits`.
+    public init(bytes: UnsafeRawBufferPointer, limits: DocumentLimits = .standard) {
         self.bytes = bytes
+        self.limits = limits
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { position = 3 }
     }
 
@@ -139,8 +143,8 @@ public struct JSONReader: StructuredReader {
 
     private mutating func enter(_ byte: UInt8, kind: String) throws {
         guard peekByte() == byte else { throw wrongValue(kind) }
-        guard depth < Self.maximumDepth else {
-            throw error("the document nests deeper than \(Self.maximumDepth) levels")
+        guard depth < limits.maximumNestingDepth else {
+            throw limits.exceeded(.nestingDepth, at: location(at: position))
         }
         position += 1
         depth += 1
@@ -272,6 +276,9 @@ public struct JSONReader: StructuredReader {
             }
         }
         let contentEnd = position
+        guard contentEnd - contentStart <= limits.maximumStringLength else {
+            throw limits.exceeded(.stringLength, at: location(at: start), subject: "a string")
+        }
         position += 1
         if !hasEscapes {
             guard decode else { return nil }

@@ -25,16 +25,16 @@ public struct DocumentFile {
     ///
     /// - Throws: ``FileReadError``, ``TripDocError/unrecognizedFormat(path:start:)`` or
     ///   ``DocumentReadError``.
-    public static func read(_ path: String) throws -> DocumentFile {
-        try read(DocumentFileReader.contents(of: path), path: path)
+    public static func read(_ path: String, limits: DocumentLimits = .standard) throws -> DocumentFile {
+        try read(DocumentFileReader.contents(of: path, limits: limits), path: path, limits: limits)
     }
 
-    /// Reads the document in `data`, which came from `path`.
-    public static func read(_ data: Data, path: String) throws -> DocumentFile {
+    /// Reads the document in `data`, which came from `path`, under `limits`.
+    public static func read(_ data: Data, path: String, limits: DocumentLimits = .standard) throws -> DocumentFile {
         guard let format = DocumentFormats.recognizing(data) else {
             throw TripDocError.unrecognizedFormat(path: path, start: describeStart(of: data))
         }
-        let document = try format.readDocument(from: data, file: path)
+        let document = try format.readDocument(from: data, file: path, limits: limits)
         return DocumentFile(path: path, format: format, size: data.count, document: document)
     }
 
@@ -48,7 +48,9 @@ public struct DocumentFile {
     /// Reads two documents at once, one per core (standard input may be one of them).
     ///
     /// - Throws: The first path's error if both fail.
-    public static func readBoth(_ first: String, _ second: String) throws -> (DocumentFile, DocumentFile) {
+    public static func readBoth(_ first: String, _ second: String, limits: DocumentLimits = .standard) throws
+        -> (DocumentFile, DocumentFile)
+    {
         final class Results: @unchecked Sendable {
             let lock = NSLock()
             var values: [Result<DocumentFile, any Error>?] = [nil, nil]
@@ -56,7 +58,7 @@ public struct DocumentFile {
         let results = Results()
         let paths = [first, second]
         DispatchQueue.concurrentPerform(iterations: 2) { index in
-            let result = Result { try DocumentFile.read(paths[index]) }
+            let result = Result { try DocumentFile.read(paths[index], limits: limits) }
             results.lock.withLock { results.values[index] = result }
         }
         return (try results.values[0]!.get(), try results.values[1]!.get())

@@ -47,13 +47,13 @@ public struct InspectionReport: Codable, Hashable, Sendable {
     /// For an archive format (the bundle), each entry with its sizes, CRC and digest status.
     public var entries: [ArchiveEntryReport]?
 
-    /// Reads and inspects the document at `path` (standard input for `-`).
-    public static func inspect(path: String) throws -> InspectionReport {
-        let data = try DocumentFileReader.contents(of: path)
-        let file = try DocumentFile.read(data, path: path)
+    /// Reads and inspects the document at `path` (standard input for `-`) under `limits`.
+    public static func inspect(path: String, limits: DocumentLimits = .standard) throws -> InspectionReport {
+        let data = try DocumentFileReader.contents(of: path, limits: limits)
+        let file = try DocumentFile.read(data, path: path, limits: limits)
         var report = InspectionReport(file)
         if let archive = file.format as? any ArchiveInspecting {
-            report.entries = try archive.entryReports(of: data, file: path)
+            report.entries = try archive.entryReports(of: data, file: path, limits: limits)
         }
         return report
     }

@@ -25,7 +25,8 @@ public struct PlistFormat: DocumentFormat {
     /// leaves off; larger values belong in a bundle, which keeps them as entries of their own.
     public static let maximumValueLength = 10_000_000
 
-    public func readDocument(from data: Data, file: String) throws -> Document {
+    public func readDocument(from data: Data, file: String, limits: DocumentLimits) throws -> Document {
+        try limits.checkDocumentSize(data.count, file: file)
         if let problem = Self.encodingProblem(data) {
             throw DocumentReadError(
                 file: file, location: SourceLocation(line: 1), message: problem,
@@ -42,12 +43,12 @@ public struct PlistFormat: DocumentFormat {
                 hint: "Remove the internal subset, or convert the file with a trusted tool")
         }
         do {
-            var reader = try PlistReader(input: input)
-            return try DocumentDecoder().decode(from: &reader, file: file)
+            var reader = try PlistReader(input: input, limits: limits)
+            return try DocumentDecoder(limits: limits).decode(from: &reader, file: file)
         } catch let error as StructuredReadError {
             throw DocumentReadError(
                 file: file, location: error.location, message: error.message,
-                hint: "The file is damaged or is not a tripdoc document")
+                hint: error.hint ?? "The file is damaged or is not a tripdoc document")
         }
     }
 

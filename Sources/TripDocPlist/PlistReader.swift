@@ -16,10 +16,10 @@ struct PlistReader: StructuredReader {
         var column: Int
     }
 
-    /// The deepest nesting accepted (libxml2 stops at 256 elements on its own).
-    static let maximumDepth = 512
-
     private let input: XMLInput
+    /// The nesting-depth and string-length caps (libxml2 stops at 256 levels and 10 MB of text
+    /// in one element on its own).
+    private let limits: DocumentLimits
     private var xml: XMLTextReader
     /// How many nodes have been read; the current node is the next one to consume.
     private var nodeIndex = 0
@@ -28,8 +28,9 @@ struct PlistReader: StructuredReader {
     /// Set after consuming `<dict/>` or `<array/>`: the container's end comes with no node.
     private var pendingEmptyClose = false
 
-    init(input: XMLInput) throws {
+    init(input: XMLInput, limits: DocumentLimits = .standard) throws {
         self.input = input
+        self.limits = limits
         xml = try XMLTextReader(input)
         try advance()
         try enterRoot()
@@ -118,7 +119,6 @@ struct PlistReader: StructuredReader {
         guard !atEnd, xml.nodeType == .element else {
             throw error("expected a value element, found \(describeCurrent())")
         }
-        guard xml.depth < Self.maximumDepth else { throw error("the document nests deeper than \(Self.maximumDepth) levels") }
         return xml.name
     }
 
@@ -143,6 +143,7 @@ struct PlistReader: StructuredReader {
     /// Consumes `<name>…</name>` (or `<name/>`) and returns its text.
     private mutating func readText(of name: String) throws -> String {
         let isEmpty = xml.isEmptyElement
+        let start = SourceLocation(line: xml.line, column: xml.column)
         try advance()
         if isEmpty { return "" }
         var text = ""
@@ -150,6 +151,9 @@ struct PlistReader: StructuredReader {
             switch xml.nodeType {
             case .text, .cdata, .whitespace, .significantWhitespace:
                 text += xml.value
+                guard text.utf8.count <= limits.maximumStringLength else {
+                    throw limits.exceeded(.stringLength, at: start, subject: "the text of <\(name)>")
+                }
             case .comment, .processingInstruction:
                 break
             case .endElement where xml.name == name:
@@ -169,6 +173,10 @@ struct PlistReader: StructuredReader {
 
     private mutating func enter(_ name: String, kind: String) throws {
         guard try nextValueElement() == name else { throw wrongValue(kind) }
+        // The root <dict> is at depth 1 (inside <plist>), as the root object is level 1 in JSON.
+        guard xml.depth <= limits.maximumNestingDepth else {
+            throw limits.exceeded(.nestingDepth, at: SourceLocation(line: xml.line, column: xml.column))
+        }
         pendingEmptyClose = xml.isEmptyElement
         try advance()
     }

@@ -84,7 +84,7 @@ import TripDocTestSupport
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         let text = "{\"snapshots\":{\"E\":\(deep)},\(Self.header),\(Self.schema)}"
         let error = try #require(readError(text))
-        #expect(error.message.contains("deeper than 512"))
+        #expect(error.message.contains("nest deeper than the nesting-depth limit of 512 levels"))
         let direct = try #require(readError(Self.document(snapshots: #"{"E":[{"$id":"1","n":1,"s":"# + deep + "}]}")))
         #expect(direct.message.contains("expected a string, found an array"))
     }

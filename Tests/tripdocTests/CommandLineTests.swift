@@ -298,11 +298,37 @@ import Testing
         #expect(text.contains("Archive entries:\n  name "))
     }
 
+    // MARK: Reading limits
+
+    @Test func aDocumentOverALimitIsRefusedNamingTheLimitAndHowToRaiseIt() throws {
+        for command in [["show", "trips.json"], ["inspect", "trips.json"], ["history", "trips.json"], ["convert", "trips.json", "out.plist"]] {
+            let outcome = try tripdoc.run(command + ["--max", "snapshot-count=12"])
+            #expect(outcome.status == 2, "\(command)")
+            #expect(outcome.stdout == "")
+            #expect(
+                outcome.stderr.hasSuffix(
+                    "the document holds more than the snapshot-count limit of 12 snapshots. If the file is trusted, "
+                        + "raise the limit: tripdoc --max snapshot-count=N, or DocumentLimits.maximumSnapshotCount in the API\n"),
+                "\(outcome.stderr)")
+        }
+        #expect(!tripdoc.exists("out.plist"))
+        #expect(try tripdoc.run("show", "trips.json", "--max", "snapshot-count=13", "--max", "string-length=1K").status == 0)
+        let diff = try tripdoc.run("diff", "trips.json", "trips.plist", "--max", "document-size=1K")
+        #expect(diff.status == 2)
+        #expect(diff.stderr.contains("is larger than the document-size limit of 1K bytes"), "\(diff.stderr)")
+    }
+
+    @Test func aBadLimitSettingIsAUsageError() throws {
+        let outcome = try tripdoc.run("show", "trips.json", "--max", "depth=3")
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.hasPrefix("tripdoc: error: --max depth=3: there is no limit called 'depth'; the limits are document-size, "))
+    }
+
     @Test(arguments: [
         ("zip-slip.tripbundle", "entry ../../evil.json: the entry name '../../evil.json' is refused"),
         ("absolute-path.tripbundle", "entry /etc/cron.d/evil: the entry name '/etc/cron.d/evil' is refused"),
         ("symlink.tripbundle", "entry snapshots/link.json: the entry is a symbolic link"),
-        ("bomb.tripbundle", "entry external/bomb: the entry inflates 1028 times its compressed size, more than the limit of 200"),
+        ("bomb.tripbundle", "entry external/bomb: the entry (1028 times) inflates to more than the compression-ratio limit of 200 times its compressed size"),
         ("truncated.tripbundle", "this is not a readable zip archive: it has no end-of-central-directory record (the file may be cut short)"),
         ("crc-corrupted.tripbundle", "entry snapshots/LivingAccommodation.json: the archive is damaged: ZIP bad CRC"),
         ("manifest-lies.tripbundle", "entry snapshots/Trip.json: the entry's contents do not match the SHA-256 digest in the manifest"),

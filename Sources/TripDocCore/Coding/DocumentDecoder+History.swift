@@ -15,7 +15,7 @@ extension DocumentDecoder {
                 }
                 history.deletedThrough = value
             } else {
-                history.transactions = try decodeArray(from: &reader) { reader in
+                history.transactions = try decodeArray(from: &reader, cappedBy: .historyLength) { reader in
                     try decodeTransaction(from: &reader, schema: schema, storeIdentifier: storeIdentifier)
                 }
             }

@@ -206,11 +206,16 @@ extension DocumentDecoder {
     }
 
     /// Reads an array, each element with `element`, adding `[index]` to failures' key paths.
-    func decodeArray<R: StructuredReader, T>(from reader: inout R, element: (inout R) throws -> T) throws -> [T] {
+    func decodeArray<R: StructuredReader, T>(
+        from reader: inout R, cappedBy cap: DocumentLimits.Cap? = nil, element: (inout R) throws -> T
+    ) throws -> [T] {
         try expect(.array, in: &reader)
         try reader.beginArray()
         var result: [T] = []
         while try reader.nextElement() {
+            if let cap, result.count >= limits[cap] {
+                throw limits.exceeded(cap, at: reader.location(of: reader.bookmark))
+            }
             let value = try within("[\(result.count)]") { try element(&reader) }
             result.append(value)
         }

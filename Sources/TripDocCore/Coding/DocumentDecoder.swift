@@ -8,8 +8,13 @@ import Foundation
 /// everything else: unknown or duplicate keys, values of the wrong type, integers out of range,
 /// missing non-optional values, documents newer than this library.
 public struct DocumentDecoder {
+    /// The caps on snapshot and history counts (the format's reader enforces the others).
+    public var limits: DocumentLimits
+
     /// Creates a decoder.
-    public init() {}
+    public init(limits: DocumentLimits = .standard) {
+        self.limits = limits
+    }
 
     /// The sections a document's root object may hold.
     static let sections: Set<String> = ["header", "history", "schema", "snapshots"]
@@ -115,11 +120,12 @@ public struct DocumentDecoder {
         } catch let error as StructuredReadError {
             throw DocumentReadError(
                 file: file, location: error.location, message: error.message,
-                hint: "The file is damaged or is not a tripdoc document")
+                hint: error.hint ?? "The file is damaged or is not a tripdoc document")
         }
     }
 
     private static func hint(for failure: DocumentDecodingFailure) -> String? {
+        if let hint = failure.hint { return hint }
         if failure.isMalformed || failure.keyPath.isEmpty { return "The file is damaged or is not a tripdoc document" }
         return "Fix the value in the file, or restore the document from a copy"
     }
@@ -298,6 +304,9 @@ public struct DocumentDecoder {
         try reader.beginArray()
         var index = 0
         while try reader.nextElement() {
+            guard snapshots.count < limits.maximumSnapshotCount else {
+                throw limits.exceeded(.snapshotCount, at: reader.location(of: reader.bookmark))
+            }
             let snapshot = try within("[\(index)]") {
                 try decodeSnapshot(from: &reader, plan: plan, storeIdentifier: storeIdentifier)
             }
@@ -446,7 +455,8 @@ public struct DocumentDecoder {
             throw failure
         } catch let error as StructuredReadError {
             throw DocumentDecodingFailure(
-                location: error.location, keyPath: [component], message: error.message, isMalformed: error.isMalformed)
+                location: error.location, keyPath: [component], message: error.message, isMalformed: error.isMalformed,
+                hint: error.hint)
         }
     }
 

@@ -44,6 +44,8 @@ struct DocumentDecodingFailure: Error {
     /// Whether the format's reader found the bytes malformed (rather than a well-formed value
     /// that does not fit the document model).
     var isMalformed = false
+    /// What to do, when the failure says more than "damaged" or "fix the value".
+    var hint: String?
 
     func pathString() -> String {
         var text = ""

@@ -74,12 +74,15 @@ public struct StructuredReadError: Error, Hashable, Sendable, CustomStringConver
     /// Whether the bytes are malformed (`true`), or a well-formed value is not of the kind asked
     /// for (`false`: "expected a string, found a number").
     public var isMalformed: Bool
+    /// What the user can do, when it is not "the file is damaged" (a limit that can be raised).
+    public var hint: String?
 
     /// Creates an error.
-    public init(location: SourceLocation, message: String, isMalformed: Bool = true) {
+    public init(location: SourceLocation, message: String, isMalformed: Bool = true, hint: String? = nil) {
         self.location = location
         self.message = message
         self.isMalformed = isMalformed
+        self.hint = hint
     }
 
     public var description: String { "\(location): \(message)" }

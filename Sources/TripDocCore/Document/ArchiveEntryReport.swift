@@ -28,8 +28,17 @@ public struct ArchiveEntryReport: Codable, Hashable, Sendable {
 
 /// A format whose documents are archives of entries, which `tripdoc inspect` can list.
 public protocol ArchiveInspecting {
-    /// Every entry of the archive `data`, checked (CRC and manifest digests).
+    /// Every entry of the archive `data`, checked (CRC and manifest digests) under `limits`.
     ///
     /// - Throws: ``DocumentReadError`` naming the entry at fault.
-    func entryReports(of data: Data, file: String) throws -> [ArchiveEntryReport]
+    func entryReports(of data: Data, file: String, limits: DocumentLimits) throws -> [ArchiveEntryReport]
+}
+
+extension ArchiveInspecting {
+    /// Every entry of the archive `data`, checked under the ``DocumentLimits/standard`` limits.
+    ///
+    /// - Throws: ``DocumentReadError`` naming the entry at fault.
+    public func entryReports(of data: Data, file: String) throws -> [ArchiveEntryReport] {
+        try entryReports(of: data, file: file, limits: .standard)
+    }
 }

@@ -12,10 +12,19 @@ public protocol DocumentFormat: Sendable {
     var signatureDescription: String { get }
     /// Whether `prefix` (the first bytes of a file, up to 512) looks like this format.
     func recognizes(_ prefix: Data) -> Bool
-    /// Reads a document; `file` names it in errors.
+    /// Reads a document under `limits`; `file` names it in errors.
     ///
     /// - Throws: ``DocumentReadError``.
-    func readDocument(from data: Data, file: String) throws -> Document
+    func readDocument(from data: Data, file: String, limits: DocumentLimits) throws -> Document
     /// The document's bytes. Same document, same bytes.
     func writeDocument(_ document: Document) throws -> Data
+}
+
+extension DocumentFormat {
+    /// Reads a document under the ``DocumentLimits/standard`` limits; `file` names it in errors.
+    ///
+    /// - Throws: ``DocumentReadError``.
+    public func readDocument(from data: Data, file: String) throws -> Document {
+        try readDocument(from: data, file: file, limits: .standard)
+    }
 }

@@ -20,6 +20,8 @@ public final class ArchiveStore {
     public private(set) var identifier: String
     /// How files are written; tests substitute failing system calls.
     public var fileWriter: AtomicFileWriter
+    /// The caps every read of the document is held to.
+    public var limits: DocumentLimits
     /// The version of the file this store last read or wrote.
     private var loadedStamp: FileStamp?
 
@@ -31,16 +33,19 @@ public final class ArchiveStore {
     /// - Throws: ``DocumentReadError``, ``FileReadError``, ``FileWriteError``, or
     ///   ``ArchiveStoreError/schemaMismatch(path:documentVersion:expectedVersion:)``.
     public init(
-        path: String, format: any DocumentFormat, schema: Schema? = nil, fileWriter: AtomicFileWriter = AtomicFileWriter()
+        path: String, format: any DocumentFormat, schema: Schema? = nil, limits: DocumentLimits = .standard,
+        fileWriter: AtomicFileWriter = AtomicFileWriter()
     ) throws {
         self.path = path
         self.format = format
+        self.limits = limits
         self.fileWriter = fileWriter
         let lock = try DocumentFileLock(documentPath: path)
         AtomicFileWriter.removeStaleTemporaryFiles(besides: path)
         defer { withExtendedLifetime(lock) {} }
         if FileManager.default.fileExists(atPath: path) {
-            let document = try format.readDocument(from: DocumentFileReader.contents(of: path), file: path)
+            let data = try DocumentFileReader.contents(of: path, limits: limits)
+            let document = try format.readDocument(from: data, file: path, limits: limits)
             if let schema, schema != document.schema {
                 throw ArchiveStoreError.schemaMismatch(
                     path: path, documentVersion: document.schema.version, expectedVersion: schema.version)
@@ -61,7 +66,8 @@ public final class ArchiveStore {
     /// Reads the whole document.
     public func readDocument() throws -> Document {
         let stamp = FileStamp(path: path)
-        let document = try format.readDocument(from: DocumentFileReader.contents(of: path), file: path)
+        let data = try DocumentFileReader.contents(of: path, limits: limits)
+        let document = try format.readDocument(from: data, file: path, limits: limits)
         // A save between the stat and the read would make the stamp older than what was read,
         // which can only cause a needless conflict, never a lost update.
         loadedStamp = stamp

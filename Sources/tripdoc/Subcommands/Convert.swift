@@ -42,13 +42,15 @@ extension TripDocCommand {
         @Flag(help: "Replace OUT (and the remap table) if they exist.")
         var force = false
 
+        @OptionGroup var limitOptions: LimitOptions
+
         func run() throws {
             let format = try DocumentFormats.forWriting(output, explicit: to)
             let destination = OutputDestination(path: output, force: force)
             try destination.check(notSameAs: input)
             let tableDestination = remapTable.map { OutputDestination(path: $0, force: force) }
             try tableDestination?.check(notSameAs: input)
-            let source = try DocumentFile.read(input)
+            let source = try DocumentFile.read(input, limits: limitOptions.limits())
             let conversion = try DocumentConversion(
                 source: source, storeIdentifier: storeIdentifier, renumber: renumber)
             let data = try format.writeDocument(conversion.document)

@@ -67,6 +67,8 @@ extension TripDocCommand {
         @Flag(name: .shortAndLong, help: "Print nothing; only the exit status tells.")
         var quiet = false
 
+        @OptionGroup var limitOptions: LimitOptions
+
         func validate() throws {
             guard DocumentDiff.MatchStrategy(rawValue: match) != nil else {
                 throw ValidationError("--match must be one of auto, key, unique, map, content; not '\(match)'")
@@ -75,7 +77,7 @@ extension TripDocCommand {
         }
 
         func run() throws {
-            let (first, second) = try DocumentFile.readBoth(a, b)
+            let (first, second) = try DocumentFile.readBoth(a, b, limits: limitOptions.limits())
             let table = try map.map { try RemapTable.read(from: $0) }
             let diff = try DocumentDiff(
                 first, second, match: DocumentDiff.MatchStrategy(rawValue: match)!, remapTable: table, entity: entity,

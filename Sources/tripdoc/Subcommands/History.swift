@@ -46,12 +46,14 @@ extension TripDocCommand {
         @Flag(help: "Print JSON instead of text.")
         var json = false
 
+        @OptionGroup var limitOptions: LimitOptions
+
         func validate() throws {
             if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more, not \(limit)") }
         }
 
         func run() throws {
-            let source = try DocumentFile.read(file)
+            let source = try DocumentFile.read(file, limits: limitOptions.limits())
             let document = source.document
             try source.checkEntity(entity)
             let query = HistoryQuery(

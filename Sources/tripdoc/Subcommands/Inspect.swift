@@ -32,8 +32,10 @@ extension TripDocCommand {
         @Flag(help: "Print JSON instead of text.")
         var json = false
 
+        @OptionGroup var limitOptions: LimitOptions
+
         func run() throws {
-            let report = try InspectionReport.inspect(path: file)
+            let report = try InspectionReport.inspect(path: file, limits: limitOptions.limits())
             if json {
                 FileHandle.standardOutput.write(try report.jsonData())
             } else {
