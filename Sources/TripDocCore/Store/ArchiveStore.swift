@@ -21,9 +21,14 @@ public final class ArchiveStore {
     /// How files are written; tests substitute failing system calls.
     public var fileWriter: AtomicFileWriter
     /// The caps every read of the document is held to.
-    public var limits: DocumentLimits
+    public var limits: DocumentLimits {
+        didSet { cached = nil }
+    }
     /// The version of the file this store last read or wrote.
     private var loadedStamp: FileStamp?
+    /// The document as last read or written, and the version of the file it came from: reads
+    /// of an unchanged file use it instead of decoding the file again.
+    private var cached: (stamp: FileStamp, document: Document)?
 
     /// Opens the document at `path`, creating an empty one for `schema` when there is none.
     ///
@@ -63,9 +68,14 @@ public final class ArchiveStore {
         loadedStamp = FileStamp(path: path)
     }
 
-    /// Reads the whole document.
+    /// Reads the whole document: decodes the file, unless it is still the version (device,
+    /// inode, size, modification time) this store last read or wrote.
     public func readDocument() throws -> Document {
         let stamp = FileStamp(path: path)
+        if let cached, cached.stamp == stamp {
+            loadedStamp = stamp
+            return cached.document
+        }
         let data = try DocumentFileReader.contents(of: path, limits: limits)
         let document = try format.readDocument(from: data, file: path, limits: limits)
         // A save between the stat and the read would make the stamp older than what was read,
@@ -74,6 +84,7 @@ public final class ArchiveStore {
         guard document.storeIdentifier == identifier else {
             throw ArchiveStoreError.storeReplaced(path: path, expected: identifier, found: document.storeIdentifier)
         }
+        cached = stamp.map { ($0, document) }
         return document
     }
 
@@ -110,8 +121,10 @@ public final class ArchiveStore {
 
     /// Writes `document` and remembers the new file's version.
     private func write(_ document: Document) throws {
+        cached = nil
         try fileWriter.write(format.writeDocument(document), to: path)
         loadedStamp = FileStamp(path: path)
+        cached = loadedStamp.map { ($0, document) }
     }
 
     /// The transactions `query` selects (SwiftData's `fetchHistory`).
