@@ -1,4 +1,5 @@
 // swift-tools-version: 6.1
+import CompilerPluginSupport
 import PackageDescription
 
 let package = Package(
@@ -11,6 +12,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     ],
     targets: [
         // Schema, identifiers, snapshots, the DataStore protocols, the document model and the
@@ -28,8 +30,22 @@ let package = Package(
         .target(
             name: "TripDocBundle",
             dependencies: ["TripDocCore", "TripDocJSON", "CLibArchive", .product(name: "Crypto", package: "swift-crypto")]),
+        // The compiler plugin behind @Model, @Attribute, @Relationship, @Transient, #Unique, #Index.
+        .macro(
+            name: "TripDocMacros",
+            dependencies: [
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+            ]),
+        // The typed model layer: @Model and the other macros, ModelContainer, ModelContext, the
+        // DataStore protocols, typed history, and the document stores behind ModelConfiguration.
+        .target(
+            name: "TripDocModel",
+            dependencies: ["TripDocCore", "TripDocJSON", "TripDocPlist", "TripDocBundle", "TripDocMacros"]),
         // The umbrella module users import: `import TripDoc`.
-        .target(name: "TripDoc", dependencies: ["TripDocCore", "TripDocJSON", "TripDocPlist", "TripDocBundle"]),
+        .target(
+            name: "TripDoc", dependencies: ["TripDocCore", "TripDocJSON", "TripDocPlist", "TripDocBundle", "TripDocModel"]),
         // What the command-line tool does, as a library: sample, show, inspect, convert.
         .target(name: "TripDocKit", dependencies: ["TripDoc"]),
         // The command-line tool: argument parsing only.
@@ -55,6 +71,13 @@ let package = Package(
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "TripDocBundleTests", dependencies: ["TripDocBundle", "TripDocPlist", "TripDocJSON", "TripDocTestSupport"]),
+        .testTarget(
+            name: "TripDocMacrosTests",
+            dependencies: [
+                "TripDocMacros",
+                .product(name: "SwiftSyntaxMacrosTestSupport", package: "swift-syntax"),
+            ]),
+        .testTarget(name: "TripDocModelTests", dependencies: ["TripDoc"]),
         .testTarget(name: "TripDocKitTests", dependencies: ["TripDocKit", "TripDocTestSupport"]),
         .testTarget(
             name: "tripdocTests", dependencies: ["tripdoc", "tripdoc-stress-writer"],

@@ -1,6 +1,8 @@
 // The umbrella module: `import TripDoc` brings in the core (schema, identifiers, snapshots,
-// the DataStore protocols, documents and the archive-store engine) and every document format.
+// documents and the archive-store engine), every document format, and the typed model layer
+// (@Model, ModelContainer, ModelContext, the DataStore protocols, typed history).
 @_exported import TripDocCore
 @_exported import TripDocJSON
 @_exported import TripDocPlist
 @_exported import TripDocBundle
+@_exported import TripDocModel

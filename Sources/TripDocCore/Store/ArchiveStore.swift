@@ -127,6 +127,21 @@ public final class ArchiveStore {
         cached = loadedStamp.map { ($0, document) }
     }
 
+    /// Replaces the document with `document` (same store), writing it atomically.
+    ///
+    /// - Throws: ``ArchiveStoreError/conflict(path:)`` when the file changed since this store
+    ///   last read it, ``ArchiveStoreError/storeReplaced(path:expected:found:)`` for another
+    ///   store's document, or a write error.
+    public func replaceDocument(_ document: Document) throws {
+        guard document.storeIdentifier == identifier else {
+            throw ArchiveStoreError.storeReplaced(path: path, expected: identifier, found: document.storeIdentifier)
+        }
+        let lock = try DocumentFileLock(documentPath: path)
+        defer { withExtendedLifetime(lock) {} }
+        try checkUnchanged()
+        try write(document)
+    }
+
     /// The transactions `query` selects (SwiftData's `fetchHistory`).
     ///
     /// - Throws: ``HistoryError/historyTokenExpired(_:deletedThrough:)`` when the query's token

@@ -1,0 +1,80 @@
+import SwiftSyntax
+import SwiftSyntaxBuilder
+import SwiftSyntaxMacros
+
+/// The expansion shared by `#Unique` and `#Index`: a static property listing arrays of
+/// key paths into the model, each array copied verbatim from one argument.
+///
+///     #Unique<Trip>([\.name, \.startDate], [\.x])
+///
+/// becomes
+///
+///     public static var _$uniquenessConstraints: [[PartialKeyPath<Trip>]] {
+///         [[\.name, \.startDate], [\.x]]
+///     }
+enum KeyPathListExpansion {
+    static func expand(
+        _ node: some FreestandingMacroExpansionSyntax,
+        macroName: String,
+        propertyName: String,
+        in context: some MacroExpansionContext
+    ) -> [DeclSyntax] {
+        guard let modelType = modelType(of: node, macroName: macroName, in: context),
+            let arrays = keyPathArrays(of: node, macroName: macroName, in: context)
+        else {
+            return []
+        }
+        guard enclosingTypeName(in: context.lexicalContext) != nil else {
+            MacroDiagnostic.keyPathListOutsideType(macro: macroName).diagnose(at: node, in: context)
+            return []
+        }
+        let list = "[" + arrays.map(\.trimmedDescription).joined(separator: ", ") + "]"
+        return [
+            """
+            public static var \(raw: propertyName): [[PartialKeyPath<\(raw: modelType)>]] {
+                \(raw: list)
+            }
+            """
+        ]
+    }
+
+    /// The single generic argument: `Trip` in `#Unique<Trip>(...)`.
+    private static func modelType(
+        of node: some FreestandingMacroExpansionSyntax,
+        macroName: String,
+        in context: some MacroExpansionContext
+    ) -> String? {
+        guard let arguments = node.genericArgumentClause?.arguments, arguments.count == 1,
+            let argument = arguments.first
+        else {
+            MacroDiagnostic.missingModelType(macro: macroName).diagnose(at: node, in: context)
+            return nil
+        }
+        return argument.argument.trimmedDescription
+    }
+
+    /// The arguments, each of which must be a non-empty array literal of key paths.
+    private static func keyPathArrays(
+        of node: some FreestandingMacroExpansionSyntax,
+        macroName: String,
+        in context: some MacroExpansionContext
+    ) -> [ArrayExprSyntax]? {
+        guard !node.arguments.isEmpty else {
+            MacroDiagnostic.missingKeyPathArrays(macro: macroName).diagnose(at: node, in: context)
+            return nil
+        }
+        var arrays: [ArrayExprSyntax] = []
+        for argument in node.arguments {
+            guard let array = argument.expression.as(ArrayExprSyntax.self), isKeyPathList(array) else {
+                MacroDiagnostic.notAKeyPathArray(macro: macroName).diagnose(at: argument, in: context)
+                continue
+            }
+            arrays.append(array)
+        }
+        return arrays.count == node.arguments.count ? arrays : nil
+    }
+
+    private static func isKeyPathList(_ array: ArrayExprSyntax) -> Bool {
+        !array.elements.isEmpty && array.elements.allSatisfy { $0.expression.is(KeyPathExprSyntax.self) }
+    }
+}

@@ -1,0 +1,100 @@
+import SwiftDiagnostics
+import SwiftSyntax
+import SwiftSyntaxMacros
+
+/// Every error the TripDoc macros report. Each message says what is wrong and what to
+/// write instead.
+enum MacroDiagnostic: DiagnosticMessage {
+    // @Model
+    case modelNotOnClass
+    case storedLet(name: String)
+    case missingTypeAnnotation(name: String)
+    case multipleBindings(names: [String])
+    case destructuringPattern(pattern: String)
+    case lazyProperty(name: String)
+    case propertyObservers(name: String)
+    case transientWithoutInitialValue(name: String)
+
+    // @_PersistedProperty
+    case persistedPropertyOutsideClass
+
+    // @Attribute, @Relationship, @Transient
+    case markerNotOnProperty(marker: String)
+    case markerOnComputedProperty(marker: String, name: String)
+    case markerOnLet(marker: String, name: String)
+    case markerOnStaticProperty(marker: String, name: String)
+    case transientNotOnProperty
+    case transientOnComputedProperty(name: String)
+
+    // #Unique, #Index
+    case missingModelType(macro: String)
+    case missingKeyPathArrays(macro: String)
+    case notAKeyPathArray(macro: String)
+    case keyPathListOutsideType(macro: String)
+
+    var message: String {
+        switch self {
+        case .modelNotOnClass:
+            "@Model can only be applied to a class"
+        case .storedLet(let name):
+            "'\(name)' is a 'let'; @Model persists only 'var' properties: declare it 'var', or mark it @Transient"
+        case .missingTypeAnnotation(let name):
+            "add a type annotation to '\(name)': a persisted property's type must be written out"
+        case .multipleBindings(let names):
+            "declare \(Self.list(names)) separately"
+        case .destructuringPattern(let pattern):
+            "declare each property of '\(pattern)' separately: @Model persists one named property per 'var'"
+        case .lazyProperty(let name):
+            "'\(name)' is 'lazy', which @Model does not support on persisted properties: remove 'lazy', or mark it @Transient"
+        case .propertyObservers(let name):
+            "willSet/didSet on persisted property '\(name)' is not supported: remove the observers, or mark '\(name)' @Transient"
+        case .transientWithoutInitialValue(let name):
+            "@Transient property '\(name)' needs an initial value: it is not saved, so a fetched model must get it from somewhere"
+        case .persistedPropertyOutsideClass:
+            "@_PersistedProperty is added by @Model; use it only on a property of a @Model class"
+        case .markerNotOnProperty(let marker):
+            "@\(marker) can only be applied to a stored 'var' property of a @Model class"
+        case .markerOnComputedProperty(let marker, let name):
+            "@\(marker) can't be applied to computed property '\(name)': only stored properties are saved; make it a stored 'var' or remove @\(marker)"
+        case .markerOnLet(let marker, let name):
+            "@\(marker) can't be applied to '\(name)' because it is a 'let': declare it 'var'"
+        case .markerOnStaticProperty(let marker, let name):
+            "@\(marker) can't be applied to static property '\(name)': only instance properties are saved"
+        case .transientNotOnProperty:
+            "@Transient can only be applied to a stored property of a @Model class"
+        case .transientOnComputedProperty(let name):
+            "@Transient can only be applied to a stored property; '\(name)' is computed, is never saved, and needs no @Transient"
+        case .missingModelType(let macro):
+            "write the model type: #\(macro)<Trip>([\\.name])"
+        case .missingKeyPathArrays(let macro):
+            "#\(macro) needs at least one array of key paths, like #\(macro)<Trip>([\\.name, \\.startDate])"
+        case .notAKeyPathArray(let macro):
+            "each argument of #\(macro) must be an array literal of key paths, like [\\.name, \\.startDate]"
+        case .keyPathListOutsideType(let macro):
+            "#\(macro) must be written inside the @Model class it describes"
+        }
+    }
+
+    var severity: DiagnosticSeverity { .error }
+
+    var diagnosticID: MessageID {
+        MessageID(domain: "TripDocMacros", id: caseName)
+    }
+
+    /// Reports this error at `node`.
+    func diagnose(at node: some SyntaxProtocol, in context: some MacroExpansionContext) {
+        context.diagnose(Diagnostic(node: node, message: self))
+    }
+
+    /// The case's name without its associated values, used as a stable ID.
+    private var caseName: String {
+        String(describing: self).prefix { $0 != "(" }.description
+    }
+
+    /// `'a' and 'b'`, `'a', 'b' and 'c'`.
+    private static func list(_ names: [String]) -> String {
+        let quoted = names.map { "'\($0)'" }
+        guard let last = quoted.last, quoted.count > 1 else { return quoted.joined() }
+        return quoted.dropLast().joined(separator: ", ") + " and " + last
+    }
+}

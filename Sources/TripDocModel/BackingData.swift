@@ -1,0 +1,184 @@
+import Foundation
+import TripDocCore
+
+/// Where a model's persisted values live (SwiftData's `BackingData`). A `@Model` class's
+/// persisted properties read and write through it.
+public protocol BackingData<Model>: AnyObject {
+    /// The model type whose values this holds.
+    associatedtype Model: PersistentModel
+    /// The model's identity.
+    var persistentModelID: PersistentIdentifier { get }
+    /// The value of the property at `key`.
+    func getValue<Value>(forKey key: KeyPath<Model, Value>) -> Value
+    /// Sets the property at `key`.
+    func setValue<Value>(forKey key: KeyPath<Model, Value>, to newValue: Value)
+}
+
+/// The backing data tripdoc gives every model: its values as Swift values, its relationships'
+/// destinations resolved through its context on first read, the state last saved or fetched
+/// (for ``ModelContext/rollback()``), and the inverse of each relationship kept up to date once
+/// the model is in a context.
+public final class DefaultBackingData<Model: PersistentModel>: BackingData, ModelBacking {
+    public internal(set) var persistentModelID: PersistentIdentifier
+    /// The context the model is registered in.
+    weak var context: ModelContext?
+    /// The model these values belong to, once registered (weak: the model owns this).
+    weak var model: Model?
+    /// Values set or read so far, by key path.
+    var values: [AnyKeyPath: Any] = [:]
+    /// Relationship destinations from a snapshot, not yet turned into models.
+    var unresolved: [AnyKeyPath: SnapshotValue] = [:]
+    /// The state last fetched or saved; `nil` for a model never saved.
+    var committed: DefaultSnapshot?
+    /// Whether the model has been deleted from its context.
+    var isDeleted = false
+
+    let description = ModelDescription.of(Model.self)
+
+    /// Backing data for a new model (a temporary identifier).
+    init() {
+        persistentModelID = .temporary(entityName: ModelDescription.entityName(of: Model.self))
+    }
+
+    /// Backing data holding a fetched snapshot.
+    init(snapshot: DefaultSnapshot, context: ModelContext) {
+        persistentModelID = snapshot.persistentIdentifier
+        self.context = context
+        load(snapshot)
+    }
+
+    /// Takes `snapshot` as the model's state, saved and current.
+    func load(_ snapshot: DefaultSnapshot) {
+        values = [:]
+        unresolved = [:]
+        for property in description.properties {
+            let value = snapshot.values[property.name] ?? .null
+            switch property.kind {
+            case .attribute(let valueType, _):
+                if let converted = valueType.init(snapshotValue: value) {
+                    values[property.keyPath] = converted
+                } else if let defaultValue = property.defaultValue {
+                    values[property.keyPath] = defaultValue
+                }
+            case .relationship:
+                unresolved[property.keyPath] = value
+            }
+        }
+        committed = snapshot
+    }
+
+    public func getValue<Value>(forKey key: KeyPath<Model, Value>) -> Value {
+        if let value = values[key] { return value as! Value }
+        if let stored = unresolved[key], let context, let property = description.property(for: key) {
+            let value = context.resolve(stored, property: property) as! Value
+            values[key] = value
+            unresolved[key] = nil
+            return value
+        }
+        if let property = description.property(for: key), let defaultValue = property.defaultValue {
+            return defaultValue as! Value
+        }
+        if let optional = Value.self as? any OptionalValue.Type { return optional.nilValue as! Value }
+        if let array = Value.self as? any RangeReplaceableCollection.Type { return array.init() as! Value }
+        let name = description.property(for: key)?.name ?? "\(key)"
+        preconditionFailure("\(description.entityName).\(name) was read before it was given a value")
+    }
+
+    public func setValue<Value>(forKey key: KeyPath<Model, Value>, to newValue: Value) {
+        let property = description.property(for: key)
+        if let property, property.isRelationship, let context, let model {
+            let old = destinations(of: property)
+            values[key] = newValue
+            unresolved[key] = nil
+            let new = ModelContext.models(in: newValue)
+            context.relationshipDidChange(
+                of: model, property: property, removed: old.filter { item in !new.contains { $0 === item } },
+                added: new.filter { item in !old.contains { $0 === item } })
+        } else {
+            values[key] = newValue
+            unresolved[key] = nil
+        }
+        if let context, property != nil { context.modelDidChange(persistentModelID) }
+    }
+
+    // MARK: For the context
+
+    /// Sets a relationship without touching its inverse (the context keeping inverses in step).
+    func setRelationshipValue(_ value: Any, for keyPath: AnyKeyPath) {
+        values[keyPath] = value
+        unresolved[keyPath] = nil
+    }
+
+    /// A relationship's current destinations (resolving them if needed).
+    func destinations(of property: ModelDescription.Property) -> [any PersistentModel] {
+        if let value = values[property.keyPath] { return ModelContext.models(in: value) }
+        if let stored = unresolved[property.keyPath], let context {
+            return ModelContext.models(in: context.resolve(stored, property: property))
+        }
+        return []
+    }
+
+    /// The model's state as a snapshot, relationships as identifiers.
+    func snapshot() -> DefaultSnapshot {
+        var snapshotValues: [String: SnapshotValue] = [:]
+        for property in description.properties {
+            switch property.kind {
+            case .attribute:
+                if let value = values[property.keyPath] as? any PersistableValue {
+                    snapshotValues[property.name] = value.snapshotValue
+                } else if let value = property.defaultValue as? any PersistableValue {
+                    snapshotValues[property.name] = value.snapshotValue
+                } else {
+                    snapshotValues[property.name] = SnapshotValue.null
+                }
+            case .relationship(_, let isToMany, _):
+                if let stored = unresolved[property.keyPath] {
+                    snapshotValues[property.name] = stored
+                } else {
+                    let models = ModelContext.models(in: values[property.keyPath])
+                    snapshotValues[property.name] =
+                        isToMany ? .references(models.map(\.persistentModelID))
+                        : (models.first.map { .reference($0.persistentModelID) } ?? .null)
+                }
+            }
+        }
+        return DefaultSnapshot(persistentIdentifier: persistentModelID, values: snapshotValues)
+    }
+}
+
+/// What a context needs of any model's backing data, whatever the model type.
+protocol ModelBacking: AnyObject {
+    var persistentModelID: PersistentIdentifier { get set }
+    var context: ModelContext? { get set }
+    var committed: DefaultSnapshot? { get set }
+    var isDeleted: Bool { get set }
+    var description: ModelDescription { get }
+    func attach(_ model: AnyObject, to context: ModelContext)
+    func detach()
+    func load(_ snapshot: DefaultSnapshot)
+    func snapshot() -> DefaultSnapshot
+    func destinations(of property: ModelDescription.Property) -> [any PersistentModel]
+    func setRelationshipValue(_ value: Any, for keyPath: AnyKeyPath)
+}
+
+extension DefaultBackingData {
+    func attach(_ model: AnyObject, to context: ModelContext) {
+        self.model = model as? Model
+        self.context = context
+    }
+
+    func detach() {
+        model = nil
+        context = nil
+    }
+}
+
+extension PersistentModel {
+    /// The model's backing data, as the context handles it.
+    var backing: any ModelBacking {
+        guard let backing = persistentBackingData as? any ModelBacking else {
+            preconditionFailure("\(Self.self) has backing data tripdoc did not make; a ModelContext needs DefaultBackingData")
+        }
+        return backing
+    }
+}

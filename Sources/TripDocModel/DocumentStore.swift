@@ -1,0 +1,275 @@
+import Foundation
+import TripDocBundle
+import TripDocCore
+import TripDocJSON
+import TripDocPlist
+
+/// A store that rewrites, in the snapshots it saves, references to models inserted in the same
+/// save (as SwiftData's default store does), so the context need not send them again.
+public protocol RewritesReferencesOnSave: AnyObject {}
+
+/// A configuration of one of tripdoc's document stores: where the document is (or that it is
+/// kept in memory only), its format, and whether saving is allowed.
+public protocol DocumentStoreConfiguration: DataStoreConfiguration {
+    /// The document file.
+    var url: URL { get }
+    /// Whether the store keeps its document in memory only (same semantics, history included).
+    var isStoredInMemoryOnly: Bool { get }
+    /// Whether contexts may save.
+    var allowsSave: Bool { get }
+    /// The document's format.
+    func documentFormat() throws -> any DocumentFormat
+}
+
+/// tripdoc's store: a whole document (JSON, plist or bundle) read on fetch and rewritten
+/// atomically on save through ``ArchiveStore``, or kept in memory. Uniqueness upserts, delete
+/// rules and history are the shared engine's. Predicates and sorts are left to the context
+/// (``DataStoreError/preferInMemoryFilter``), which evaluates them on the models.
+public final class DocumentStore<Configuration: DocumentStoreConfiguration>: DataStore, HistoryProviding,
+    RewritesReferencesOnSave
+{
+    public typealias Snapshot = DefaultSnapshot
+
+    private enum Backend {
+        case file(ArchiveStore)
+        case memory(Document)
+    }
+
+    public let configuration: Configuration
+    public let schema: Schema
+    public let identifier: String
+    private var backend: Backend
+
+    public init(_ configuration: Configuration, migrationPlan: (any SchemaMigrationPlan.Type)?) throws {
+        guard migrationPlan == nil else { throw ModelContextError.migrationNotSupported(configuration.name) }
+        guard let schema = configuration.schema else { throw ModelContextError.noSchema(configuration.name) }
+        try configuration.validate()
+        self.configuration = configuration
+        self.schema = schema
+        if configuration.isStoredInMemoryOnly {
+            let document = Document.empty(schema: schema)
+            backend = .memory(document)
+            identifier = document.storeIdentifier
+        } else {
+            let store = try ArchiveStore(
+                path: configuration.url.path, format: configuration.documentFormat(), schema: schema)
+            backend = .file(store)
+            identifier = store.identifier
+        }
+    }
+
+    /// The whole document.
+    private func document() throws -> Document {
+        switch backend {
+        case .file(let store): try store.readDocument()
+        case .memory(let document): document
+        }
+    }
+
+    public func fetch<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> DataStoreFetchResult<T, DefaultSnapshot> {
+        let descriptor = request.descriptor
+        if descriptor.predicate != nil { throw DataStoreError.preferInMemoryFilter }
+        if !descriptor.sortBy.isEmpty { throw DataStoreError.preferInMemorySort }
+        var snapshots = try document().snapshots(of: ModelDescription.entityName(of: T.self))[...]
+        if let offset = descriptor.fetchOffset { snapshots = snapshots.dropFirst(max(offset, 0)) }
+        if let limit = descriptor.fetchLimit { snapshots = snapshots.prefix(max(limit, 0)) }
+        return DataStoreFetchResult(descriptor: descriptor, fetchedSnapshots: Array(snapshots))
+    }
+
+    public func save(_ request: DataStoreSaveChangesRequest<DefaultSnapshot>) throws
+        -> DataStoreSaveChangesResult<DefaultSnapshot>
+    {
+        guard configuration.allowsSave else { throw ModelContextError.saveNotAllowed(configuration.name) }
+        switch backend {
+        case .file(let store):
+            return try store.save(request)
+        case .memory(var document):
+            let result = try document.applySaveChanges(
+                request, timestamp: Date(), processIdentifier: String(ProcessInfo.processInfo.processIdentifier),
+                bundleIdentifier: ProcessInfo.processInfo.processName)
+            backend = .memory(document)
+            return result
+        }
+    }
+
+    public func cachedSnapshots(for persistentIdentifiers: [PersistentIdentifier], editingState: EditingState) throws
+        -> [PersistentIdentifier: DefaultSnapshot]
+    {
+        let wanted = Set(persistentIdentifiers)
+        var found: [PersistentIdentifier: DefaultSnapshot] = [:]
+        for snapshot in try document().snapshots where wanted.contains(snapshot.persistentIdentifier) {
+            found[snapshot.persistentIdentifier] = snapshot
+        }
+        return found
+    }
+
+    public func erase() throws {
+        guard configuration.allowsSave else { throw ModelContextError.saveNotAllowed(configuration.name) }
+        switch backend {
+        case .file(let store):
+            var document = try store.readDocument()
+            document.snapshots = []
+            document.history = DocumentHistory(deletedThrough: document.history.transactions.last?.transactionIdentifier ?? 0)
+            try store.replaceDocument(document)
+        case .memory(let document):
+            backend = .memory(Document.empty(schema: schema, storeIdentifier: document.storeIdentifier))
+        }
+    }
+
+    // MARK: History
+
+    public func fetchHistory(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>) throws -> [DefaultHistoryTransaction] {
+        let modelTypes = ModelDescription.registeredTypes()
+        var transactions = try document().history.transactions.map {
+            try DefaultHistoryTransaction($0, storeIdentifier: identifier, modelTypes: modelTypes)
+        }
+        if let predicate = descriptor.predicate { transactions = try transactions.filter { try predicate.evaluate($0) } }
+        if !descriptor.sortBy.isEmpty { transactions.sort(using: descriptor.sortBy) }
+        if let limit = descriptor.fetchLimit { transactions = Array(transactions.prefix(max(limit, 0))) }
+        return transactions
+    }
+
+    /// Deletes the transactions `descriptor` selects, which must be the oldest ones kept: a
+    /// document records deleted history as a point before which nothing is kept (docs/FORMATS.md 2.5).
+    public func deleteHistory(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>) throws {
+        guard configuration.allowsSave else { throw ModelContextError.saveNotAllowed(configuration.name) }
+        var selection = descriptor
+        selection.sortBy = []
+        selection.fetchLimit = nil
+        let all = try fetchHistory(HistoryDescriptor())
+        let matching = Set(try fetchHistory(selection).map(\.token))
+        guard !matching.isEmpty else { return }
+        let prefix = all.prefix { matching.contains($0.token) }
+        guard prefix.count == matching.count, let last = prefix.last else {
+            throw ModelContextError.historyDeletionNotOldest
+        }
+        switch backend {
+        case .file(let store):
+            try store.deleteHistory(through: last.token)
+        case .memory(var document):
+            try document.history.delete(through: last.token, storeIdentifier: identifier)
+            backend = .memory(document)
+        }
+    }
+}
+
+/// tripdoc's default configuration (SwiftData's `ModelConfiguration`): the store's format is
+/// chosen by the file's extension (`.json`, `.plist`, `.tripbundle`).
+public struct ModelConfiguration: DocumentStoreConfiguration {
+    public typealias Store = DocumentStore<ModelConfiguration>
+
+    public var name: String
+    public var schema: Schema?
+    public var url: URL
+    public var isStoredInMemoryOnly: Bool
+    public var allowsSave: Bool
+
+    /// A store in the default location, `$XDG_DATA_HOME/PROCESS/NAME.json` (`~/.local/share`
+    /// when `XDG_DATA_HOME` is not set), or in memory.
+    public init(_ name: String? = nil, schema: Schema? = nil, isStoredInMemoryOnly: Bool = false, allowsSave: Bool = true) {
+        let name = name ?? "default"
+        self.name = name
+        self.schema = schema
+        self.url = Self.defaultFolder().appendingPathComponent(name + ".json")
+        self.isStoredInMemoryOnly = isStoredInMemoryOnly
+        self.allowsSave = allowsSave
+    }
+
+    /// A store in the document at `url`, in the format its extension names.
+    public init(_ name: String? = nil, schema: Schema? = nil, url: URL, allowsSave: Bool = true) {
+        self.name = name ?? url.deletingPathExtension().lastPathComponent
+        self.schema = schema
+        self.url = url
+        self.isStoredInMemoryOnly = false
+        self.allowsSave = allowsSave
+    }
+
+    /// A configuration for the given model types only.
+    public init(
+        for forType: any PersistentModel.Type, _ otherTypes: any PersistentModel.Type..., isStoredInMemoryOnly: Bool = false
+    ) {
+        self.init(schema: Schema([forType] + otherTypes), isStoredInMemoryOnly: isStoredInMemoryOnly)
+    }
+
+    public func validate() throws { _ = try documentFormat() }
+
+    public func documentFormat() throws -> any DocumentFormat {
+        if isStoredInMemoryOnly { return JSONFormat() }
+        switch url.pathExtension.lowercased() {
+        case "json": return JSONFormat()
+        case "plist": return PlistFormat()
+        case "tripbundle": return BundleFormat()
+        default: throw ModelContextError.unknownExtension(url)
+        }
+    }
+
+    private static func defaultFolder() -> URL {
+        let environment = ProcessInfo.processInfo.environment
+        let base = environment["XDG_DATA_HOME"].map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
+        return base.appendingPathComponent(ProcessInfo.processInfo.processName)
+    }
+}
+
+/// A JSON document store, named explicitly.
+public struct JSONStoreConfiguration: DocumentStoreConfiguration {
+    public typealias Store = DocumentStore<JSONStoreConfiguration>
+    public var name: String
+    public var schema: Schema?
+    public var url: URL
+    public var isStoredInMemoryOnly: Bool { false }
+    public var allowsSave: Bool
+
+    /// A store in the JSON document at `url`, whatever its extension.
+    public init(name: String? = nil, schema: Schema? = nil, url: URL, allowsSave: Bool = true) {
+        self.name = name ?? url.deletingPathExtension().lastPathComponent
+        self.schema = schema
+        self.url = url
+        self.allowsSave = allowsSave
+    }
+
+    public func documentFormat() throws -> any DocumentFormat { JSONFormat() }
+}
+
+/// An XML property-list document store, named explicitly.
+public struct PlistStoreConfiguration: DocumentStoreConfiguration {
+    public typealias Store = DocumentStore<PlistStoreConfiguration>
+    public var name: String
+    public var schema: Schema?
+    public var url: URL
+    public var isStoredInMemoryOnly: Bool { false }
+    public var allowsSave: Bool
+
+    /// A store in the property list at `url`, whatever its extension.
+    public init(name: String? = nil, schema: Schema? = nil, url: URL, allowsSave: Bool = true) {
+        self.name = name ?? url.deletingPathExtension().lastPathComponent
+        self.schema = schema
+        self.url = url
+        self.allowsSave = allowsSave
+    }
+
+    public func documentFormat() throws -> any DocumentFormat { PlistFormat() }
+}
+
+/// A zipped bundle document store, named explicitly.
+public struct BundleStoreConfiguration: DocumentStoreConfiguration {
+    public typealias Store = DocumentStore<BundleStoreConfiguration>
+    public var name: String
+    public var schema: Schema?
+    public var url: URL
+    public var isStoredInMemoryOnly: Bool { false }
+    public var allowsSave: Bool
+
+    /// A store in the bundle at `url`, whatever its extension.
+    public init(name: String? = nil, schema: Schema? = nil, url: URL, allowsSave: Bool = true) {
+        self.name = name ?? url.deletingPathExtension().lastPathComponent
+        self.schema = schema
+        self.url = url
+        self.allowsSave = allowsSave
+    }
+
+    public func documentFormat() throws -> any DocumentFormat { BundleFormat() }
+}
+
+/// The default store's type (SwiftData's `DefaultStore`).
+public typealias DefaultStore = DocumentStore<ModelConfiguration>

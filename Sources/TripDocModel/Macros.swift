@@ -1,0 +1,49 @@
+import TripDocCore
+
+/// Makes a class a persistent model: its stored `var` properties are kept in the model's
+/// ``BackingData`` and saved by a ``ModelContext``; it conforms to ``PersistentModel``.
+///
+/// Properties marked ``Transient()`` and computed properties are not persisted. Write
+/// ``Attribute(_:originalName:hashModifier:)`` and ``Relationship(_:deleteRule:minimumModelCount:maximumModelCount:originalName:inverse:hashModifier:)``
+/// on a property to say more about it, and `#Unique` / `#Index` inside the class body.
+@attached(member, names: named(_$backingData), named(persistentBackingData), named(schemaMetadata), named(init(backingData:)))
+@attached(memberAttribute)
+@attached(extension, conformances: PersistentModel)
+public macro Model() = #externalMacro(module: "TripDocMacros", type: "ModelMacro")
+
+/// Turns a stored property of a `@Model` class into one kept by the model's backing data.
+/// `@Model` adds it; it is not written by hand.
+@attached(accessor, names: named(init), named(get), named(set))
+@attached(peer, names: prefixed(_))
+public macro _PersistedProperty() = #externalMacro(module: "TripDocMacros", type: "PersistedPropertyMacro")
+
+/// Options of a persisted attribute: `@Attribute(.unique)`, `@Attribute(originalName: "start_date")`.
+@attached(peer)
+public macro Attribute(
+    _ options: Schema.Attribute.Option..., originalName: String? = nil, hashModifier: String? = nil
+) = #externalMacro(module: "TripDocMacros", type: "AttributeMacro")
+
+/// Options of a relationship: its delete rule, inverse, and how many models it may hold.
+@attached(peer)
+public macro Relationship(
+    _ options: Schema.RelationshipMetadata.Option..., deleteRule: Schema.Relationship.DeleteRule = .nullify,
+    minimumModelCount: Int? = 0, maximumModelCount: Int? = 0, originalName: String? = nil,
+    inverse: AnyKeyPath? = nil, hashModifier: String? = nil
+) = #externalMacro(module: "TripDocMacros", type: "RelationshipMacro")
+
+/// A property of a `@Model` class that is not persisted; it needs an initial value.
+@attached(peer)
+public macro Transient() = #externalMacro(module: "TripDocMacros", type: "TransientMacro")
+
+/// Sets of properties whose values together are unique among the model's instances:
+/// `#Unique<Trip>([\.name, \.startDate, \.endDate])`. Saving a duplicate updates the existing
+/// model instead (an upsert). Written inside the `@Model` class body.
+@freestanding(declaration, names: named(_$uniquenessConstraints))
+public macro Unique<Model>(_ constraints: [PartialKeyPath<Model>]...) =
+    #externalMacro(module: "TripDocMacros", type: "UniqueMacro")
+
+/// Property lists a store may index: `#Index<Trip>([\.name], [\.startDate, \.endDate])`.
+/// Written inside the `@Model` class body.
+@freestanding(declaration, names: named(_$indices))
+public macro Index<Model>(_ indices: [PartialKeyPath<Model>]...) =
+    #externalMacro(module: "TripDocMacros", type: "IndexMacro")

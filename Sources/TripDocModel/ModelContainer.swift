@@ -1,0 +1,92 @@
+import Foundation
+import TripDocCore
+
+/// The stores of an app's models and the schema they share (SwiftData's `ModelContainer`).
+///
+/// `ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: url))` opens the
+/// document at `url`; with no configuration, the default location is used.
+public final class ModelContainer: @unchecked Sendable {
+    /// The schema of every model type the container holds.
+    public let schema: Schema
+    /// The configurations, each with the container's schema.
+    public let configurations: [any DataStoreConfiguration]
+    /// The stores, one per configuration.
+    let stores: [ModelStore]
+    /// The model types, by entity name.
+    let modelTypes: [String: any PersistentModel.Type]
+
+    private let lock = NSLock()
+    nonisolated(unsafe) private var mainContextStorage: ModelContext?
+
+    /// Opens a store per configuration for the model types (and the types their relationships
+    /// reach).
+    public convenience init(
+        for forTypes: any PersistentModel.Type..., migrationPlan: (any SchemaMigrationPlan.Type)? = nil,
+        configurations: any DataStoreConfiguration...
+    ) throws {
+        try self.init(for: Schema(forTypes), migrationPlan: migrationPlan, configurations: configurations)
+    }
+
+    /// Opens a store per configuration for a schema.
+    public convenience init(
+        for givenSchema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)? = nil,
+        configurations: any DataStoreConfiguration...
+    ) throws {
+        try self.init(for: givenSchema, migrationPlan: migrationPlan, configurations: configurations)
+    }
+
+    /// Opens a store per configuration for a schema.
+    public init(
+        for givenSchema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)? = nil,
+        configurations: [any DataStoreConfiguration]
+    ) throws {
+        schema = givenSchema
+        var configured: [any DataStoreConfiguration] = []
+        var stores: [ModelStore] = []
+        for var configuration in configurations.isEmpty ? [ModelConfiguration()] : configurations {
+            if configuration.schema == nil { configuration.schema = givenSchema }
+            configured.append(configuration)
+            stores.append(try Self.openStore(configuration, migrationPlan: migrationPlan))
+        }
+        self.configurations = configured
+        self.stores = stores
+        var modelTypes: [String: any PersistentModel.Type] = [:]
+        let registered = ModelDescription.registeredTypes()
+        for entity in givenSchema.entities { modelTypes[entity.name] = registered[entity.name] }
+        self.modelTypes = modelTypes
+    }
+
+    private static func openStore<C: DataStoreConfiguration>(
+        _ configuration: C, migrationPlan: (any SchemaMigrationPlan.Type)?
+    ) throws -> ModelStore {
+        guard let own = configuration as? C.Store.Configuration else {
+            throw ModelContextError.noStore(configuration.name)
+        }
+        let folder = (configuration as? any DocumentStoreConfiguration).flatMap {
+            $0.isStoredInMemoryOnly ? nil : $0.url.deletingLastPathComponent()
+        }
+        if let folder { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        return try ModelStore(C.Store(own, migrationPlan: migrationPlan), configurationName: configuration.name)
+    }
+
+    /// The context of the main actor.
+    @MainActor public var mainContext: ModelContext {
+        lock.withLock {
+            if let context = mainContextStorage { return context }
+            let context = ModelContext(self)
+            mainContextStorage = context
+            return context
+        }
+    }
+
+    /// The store that holds `entityName`: the first whose configuration's schema has it.
+    func store(for entityName: String) throws -> ModelStore {
+        if let store = stores.first(where: { $0.schema.entity(named: entityName) != nil }) { return store }
+        throw ModelContextError.noStore(entityName)
+    }
+
+    /// Removes every model and all history from every store.
+    public func deleteAllData() throws {
+        for store in stores { try store.erase() }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import TripDocCore
+
+extension ModelContext {
+    /// The models a relationship value holds: a model, an optional model or an array of models.
+    static func models(in value: Any?) -> [any PersistentModel] {
+        guard let value else { return [] }
+        if let model = value as? any PersistentModel { return [model] }
+        if let array = value as? [any PersistentModel] { return array }
+        if let optional = value as? any OptionalValue { return models(in: optional.wrappedAny) }
+        return []
+    }
+
+    /// `models` as the value of `property`: a typed array, optional or model.
+    static func value(of models: [any PersistentModel], for property: ModelDescription.Property) -> Any? {
+        guard case .relationship(let destination, let isToMany, let isOptional) = property.kind else { return nil }
+        func typed<M: PersistentModel>(_ type: M.Type) -> Any? {
+            let list = models.compactMap { $0 as? M }
+            if isToMany { return list }
+            if isOptional { return list.first as M? as Any }
+            return list.first.map { $0 as Any }
+        }
+        return typed(destination)
+    }
+
+    /// The value of a relationship stored in a snapshot, as models.
+    func resolve(_ stored: SnapshotValue, property: ModelDescription.Property) -> Any? {
+        switch stored {
+        case .reference(let id):
+            return Self.value(of: [(try? existingModel(for: id)) ?? nil].compactMap { $0 }, for: property)
+        case .references(let ids):
+            return Self.value(of: ids.compactMap { (try? existingModel(for: $0)) ?? nil }, for: property)
+        default:
+            return Self.value(of: [], for: property)
+        }
+    }
+
+    /// Keeps the inverse of `property` in step after `model`'s destinations changed, and
+    /// inserts destinations that are not in the context yet.
+    func relationshipDidChange(
+        of model: any PersistentModel, property: ModelDescription.Property, removed: [any PersistentModel],
+        added: [any PersistentModel]
+    ) {
+        let description = model.backing.description
+        let inverse = ModelDescription.inverse(of: property, in: description)
+        for destination in removed where !added.contains(where: { $0 === destination }) {
+            guard let inverse else { continue }
+            remove(model, from: inverse, of: destination)
+        }
+        for destination in added {
+            if destination.backing.context !== self { insertModel(destination) }
+            guard let inverse else { continue }
+            add(model, to: inverse, of: destination, forward: property)
+        }
+    }
+
+    /// Removes `source` from the relationship `property` of `destination`.
+    private func remove(_ source: any PersistentModel, from property: ModelDescription.Property, of destination: any PersistentModel) {
+        let backing = destination.backing
+        let current = backing.destinations(of: property)
+        guard current.contains(where: { $0 === source }) else { return }
+        let remaining = current.filter { $0 !== source }
+        if case .relationship(_, false, false) = property.kind, remaining.isEmpty { return }  // a required to-one stays
+        if let value = Self.value(of: remaining, for: property) { backing.setRelationshipValue(value, for: property.keyPath) }
+        modelDidChange(backing.persistentModelID)
+    }
+
+    /// Adds `source` to the relationship `property` of `destination`; for a to-one, first takes
+    /// `destination` out of the `forward` relationship of whatever it pointed at before.
+    private func add(
+        _ source: any PersistentModel, to property: ModelDescription.Property, of destination: any PersistentModel,
+        forward: ModelDescription.Property
+    ) {
+        let backing = destination.backing
+        let current = backing.destinations(of: property)
+        guard !current.contains(where: { $0 === source }) else { return }
+        let updated: [any PersistentModel]
+        if case .relationship(_, true, _) = property.kind {
+            updated = current + [source]
+        } else {
+            for previous in current { remove(destination, from: forward, of: previous) }
+            updated = [source]
+        }
+        if let value = Self.value(of: updated, for: property) { backing.setRelationshipValue(value, for: property.keyPath) }
+        modelDidChange(backing.persistentModelID)
+    }
+}

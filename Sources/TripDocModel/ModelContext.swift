@@ -1,0 +1,193 @@
+import Foundation
+import TripDocCore
+
+/// Where models are inserted, changed, deleted, fetched and saved (SwiftData's `ModelContext`).
+///
+/// A context registers each model once: fetching the same model twice gives the same object.
+/// Changes stay in the context until ``save()``, which sends them to the store as one
+/// ``DataStoreSaveChangesRequest`` (one history transaction) per store, or ``rollback()``.
+public final class ModelContext {
+    /// The container whose stores the context uses.
+    public let container: ModelContainer
+    /// The author recorded with the context's saves in history, such as `"widget"`.
+    public var author: String?
+    /// Accepted for source compatibility: tripdoc has no run loop to autosave on; call ``save()``.
+    public var autosaveEnabled = false
+
+    let editingState: EditingState
+    /// Every model the context knows, by identifier (deleted ones until the save).
+    var registry: [PersistentIdentifier: any PersistentModel] = [:]
+    /// Models inserted and not yet saved, in order.
+    var insertedIdentifiers: [PersistentIdentifier] = []
+    /// Registered models changed and not yet saved, in the order of their first change.
+    var changedIdentifiers: [PersistentIdentifier] = []
+    /// Registered models deleted and not yet saved, in order.
+    var deletedIdentifiers: [PersistentIdentifier] = []
+    /// Snapshots stores offered alongside fetches, for resolving relationships.
+    var snapshotCache: [PersistentIdentifier: DefaultSnapshot] = [:]
+
+    /// A context over the container's stores.
+    public init(_ container: ModelContainer) {
+        self.container = container
+        editingState = EditingState()
+        for store in container.stores { store.store.initializeState(for: editingState) }
+    }
+
+    deinit {
+        for store in container.stores { store.store.invalidateState(for: editingState) }
+    }
+
+    // MARK: Pending changes
+
+    /// Whether there are inserts, changes or deletions not yet saved.
+    public var hasChanges: Bool {
+        !insertedIdentifiers.isEmpty || !changedIdentifiers.isEmpty || !deletedIdentifiers.isEmpty
+    }
+
+    /// The models inserted and not yet saved.
+    public var insertedModelsArray: [any PersistentModel] { insertedIdentifiers.compactMap { registry[$0] } }
+    /// The models changed and not yet saved.
+    public var changedModelsArray: [any PersistentModel] { changedIdentifiers.compactMap { registry[$0] } }
+    /// The models deleted and not yet saved.
+    public var deletedModelsArray: [any PersistentModel] { deletedIdentifiers.compactMap { registry[$0] } }
+
+    func hasPendingChanges(_ id: PersistentIdentifier) -> Bool {
+        insertedIdentifiers.contains(id) || changedIdentifiers.contains(id) || deletedIdentifiers.contains(id)
+    }
+
+    func modelDidChange(_ id: PersistentIdentifier) {
+        guard registry[id] != nil, !insertedIdentifiers.contains(id), !deletedIdentifiers.contains(id),
+            !changedIdentifiers.contains(id)
+        else { return }
+        changedIdentifiers.append(id)
+    }
+
+    // MARK: Insert and delete
+
+    /// Registers a new model (and the models its relationships reach); saved by ``save()``.
+    public func insert<T: PersistentModel>(_ model: T) {
+        insertModel(model)
+    }
+
+    func insertModel(_ model: any PersistentModel) {
+        let backing = model.backing
+        let id = backing.persistentModelID
+        if backing.context === self, registry[id] != nil {
+            if let index = deletedIdentifiers.firstIndex(of: id) {
+                deletedIdentifiers.remove(at: index)
+                backing.isDeleted = false
+            }
+            return
+        }
+        backing.attach(model, to: self)
+        backing.isDeleted = false
+        registry[id] = model
+        insertedIdentifiers.append(id)
+        // Relationships set before the model was inserted: their destinations join the context
+        // and get the inverse.
+        for property in backing.description.properties where property.isRelationship {
+            let destinations = backing.destinations(of: property)
+            if !destinations.isEmpty {
+                relationshipDidChange(of: model, property: property, removed: [], added: destinations)
+            }
+        }
+    }
+
+    /// Marks a model deleted; the store deletes it (and applies its relationships' delete
+    /// rules) at ``save()``. A model inserted and not yet saved is simply forgotten.
+    public func delete<T: PersistentModel>(_ model: T) {
+        let backing = model.backing
+        let id = backing.persistentModelID
+        guard backing.context === self, registry[id] != nil, !deletedIdentifiers.contains(id) else { return }
+        if let index = insertedIdentifiers.firstIndex(of: id) {
+            insertedIdentifiers.remove(at: index)
+            for property in backing.description.properties where property.isRelationship {
+                relationshipDidChange(of: model, property: property, removed: backing.destinations(of: property), added: [])
+            }
+            registry[id] = nil
+            backing.detach()
+            backing.isDeleted = true
+            return
+        }
+        changedIdentifiers.removeAll { $0 == id }
+        deletedIdentifiers.append(id)
+        backing.isDeleted = true
+    }
+
+    /// Marks every model of a type that `predicate` selects deleted (all of them without one).
+    public func delete<T: PersistentModel>(model: T.Type, where predicate: Predicate<T>? = nil, includeSubclasses: Bool = true)
+        throws
+    {
+        for model in try fetch(FetchDescriptor<T>(predicate: predicate)) { delete(model) }
+    }
+
+    /// Forgets every change since the last save: inserted models leave the context, changed
+    /// and deleted ones get back their saved state.
+    public func rollback() {
+        for id in insertedIdentifiers {
+            registry[id]?.backing.detach()
+            registry[id] = nil
+        }
+        for id in changedIdentifiers + deletedIdentifiers {
+            guard let backing = registry[id]?.backing else { continue }
+            backing.isDeleted = false
+            if let committed = backing.committed { backing.load(committed) }
+        }
+        insertedIdentifiers = []
+        changedIdentifiers = []
+        deletedIdentifiers = []
+    }
+
+    /// Runs `block` and saves; if either throws, rolls back and rethrows.
+    public func transaction(block: () throws -> Void) throws {
+        do {
+            try block()
+            try save()
+        } catch {
+            rollback()
+            throw error
+        }
+    }
+
+    // MARK: Models by identifier
+
+    /// The model with an identifier: the registered one, or one made from the store's snapshot.
+    ///
+    /// A model no store holds is a programming error, as in SwiftData.
+    public func model(for persistentModelID: PersistentIdentifier) -> any PersistentModel {
+        if let model = try? existingModel(for: persistentModelID) { return model }
+        preconditionFailure(ModelContextError.modelNotFound(persistentModelID).description)
+    }
+
+    /// The registered model with an identifier, or `nil`.
+    public func registeredModel<T: PersistentModel>(for persistentModelID: PersistentIdentifier) -> T? {
+        registry[persistentModelID] as? T
+    }
+
+    /// The model with an identifier, made from a store's snapshot if it is not registered.
+    func existingModel(for id: PersistentIdentifier) throws -> (any PersistentModel)? {
+        if let model = registry[id] { return model }
+        if let snapshot = snapshotCache[id] { return materialize(snapshot) }
+        let store = try container.store(for: id.entityName)
+        guard let snapshot = try store.cachedSnapshots(for: [id], editingState: editingState)[id] else { return nil }
+        return materialize(snapshot)
+    }
+
+    /// The registered model for a snapshot, or a new one made from it.
+    func materialize(_ snapshot: DefaultSnapshot) -> any PersistentModel {
+        if let model = registry[snapshot.persistentIdentifier] { return model }
+        guard let type = container.modelTypes[snapshot.entityName] ?? ModelDescription.registeredTypes()[snapshot.entityName]
+        else {
+            preconditionFailure(ModelContextError.unknownEntity(snapshot.entityName).description)
+        }
+        func make<M: PersistentModel>(_ type: M.Type) -> any PersistentModel {
+            let backing = DefaultBackingData<M>(snapshot: snapshot, context: self)
+            let model = M(backingData: backing)
+            backing.model = model
+            return model
+        }
+        let model = make(type)
+        registry[snapshot.persistentIdentifier] = model
+        return model
+    }
+}

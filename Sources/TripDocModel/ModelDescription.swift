@@ -1,0 +1,123 @@
+import Foundation
+import TripDocCore
+
+/// What tripdoc knows about one `@Model` type, worked out once from its ``Schema/PropertyMetadata``:
+/// the entity name, each persisted property's kind, and lookups by key path and by name.
+struct ModelDescription: @unchecked Sendable {
+    /// A persisted property.
+    struct Property {
+        enum Kind {
+            /// An attribute stored as `type` and converted by `valueType`.
+            case attribute(valueType: any PersistableValue.Type, isOptional: Bool)
+            /// A relationship to `destination` (to-many for an array).
+            case relationship(destination: any PersistentModel.Type, isToMany: Bool, isOptional: Bool)
+        }
+
+        var name: String
+        var keyPath: AnyKeyPath
+        var kind: Kind
+        var defaultValue: Any?
+        var metadata: (any PropertyOptions)?
+
+        var isRelationship: Bool {
+            if case .relationship = kind { return true }
+            return false
+        }
+
+        var relationshipMetadata: Schema.RelationshipMetadata? { metadata as? Schema.RelationshipMetadata }
+    }
+
+    let modelType: any PersistentModel.Type
+    let entityName: String
+    let properties: [Property]
+    let indexByKeyPath: [AnyKeyPath: Int]
+    let indexByName: [String: Int]
+
+    func property(for keyPath: AnyKeyPath) -> Property? { indexByKeyPath[keyPath].map { properties[$0] } }
+    func property(named name: String) -> Property? { indexByName[name].map { properties[$0] } }
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var cache: [ObjectIdentifier: ModelDescription] = [:]
+
+    nonisolated(unsafe) private static var typesByEntityName: [String: any PersistentModel.Type] = [:]
+
+    /// The description of `type`, worked out on first use.
+    static func of(_ type: any PersistentModel.Type) -> ModelDescription {
+        let key = ObjectIdentifier(type)
+        if let known = lock.withLock({ cache[key] }) { return known }
+        let description = ModelDescription(type)
+        lock.withLock {
+            cache[key] = description
+            typesByEntityName[description.entityName] = type
+        }
+        return description
+    }
+
+    /// Every model type described so far, by entity name: what typed history needs to name the
+    /// model of a change.
+    static func registeredTypes() -> [String: any PersistentModel.Type] {
+        lock.withLock { typesByEntityName }
+    }
+
+    /// The entity name of a model type: its name without module or enclosing types, as SwiftData.
+    static func entityName(of type: Any.Type) -> String {
+        String(describing: type)
+    }
+
+    private init(_ type: any PersistentModel.Type) {
+        modelType = type
+        entityName = Self.entityName(of: type)
+        var properties: [Property] = []
+        for metadata in type.schemaMetadata {
+            properties.append(
+                Property(
+                    name: metadata.name, keyPath: metadata.keypath, kind: Self.kind(of: metadata, in: type),
+                    defaultValue: metadata.defaultValue, metadata: metadata.metadata))
+        }
+        self.properties = properties
+        indexByKeyPath = Dictionary(properties.indices.map { (properties[$0].keyPath, $0) }, uniquingKeysWith: { a, _ in a })
+        indexByName = Dictionary(properties.indices.map { (properties[$0].name, $0) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    private static func kind(of metadata: Schema.PropertyMetadata, in type: Any.Type) -> Property.Kind {
+        let valueType = metadata.valueType
+        if let relationship = valueType as? any RelationshipValue.Type {
+            return .relationship(
+                destination: relationship.destinationType, isToMany: relationship.isToMany,
+                isOptional: relationship.isOptional)
+        }
+        if let model = valueType as? any PersistentModel.Type {
+            return .relationship(destination: model, isToMany: false, isOptional: false)
+        }
+        if let persistable = valueType as? any PersistableValue.Type {
+            return .attribute(valueType: persistable, isOptional: valueType is any OptionalValue.Type)
+        }
+        preconditionFailure(
+            "\(type).\(metadata.name) has type \(valueType), which tripdoc cannot persist: use a type SwiftData "
+                + "stores (String, Int, Double, Date, Data, UUID, URL, Decimal, Bool, arrays and optionals of them, "
+                + "or a @Model class), conform it to PersistableValue, or mark the property @Transient")
+    }
+}
+
+/// The type of a relationship property other than a single non-optional model: an optional
+/// model (to-one) or an array of models (to-many).
+public protocol RelationshipValue {
+    /// The model type at the other end.
+    static var destinationType: any PersistentModel.Type { get }
+    /// Whether it holds many models.
+    static var isToMany: Bool { get }
+    /// Whether it may hold none.
+    static var isOptional: Bool { get }
+}
+
+extension Optional: RelationshipValue where Wrapped: PersistentModel {
+    public static var destinationType: any PersistentModel.Type { Wrapped.self }
+    public static var isToMany: Bool { false }
+    public static var isOptional: Bool { true }
+}
+
+extension Array: RelationshipValue where Element: PersistentModel {
+    public static var destinationType: any PersistentModel.Type { Element.self }
+    public static var isToMany: Bool { true }
+    public static var isOptional: Bool { false }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import TripDocCore
+
+/// A container's store as its contexts use it, whatever its type: snapshots are
+/// ``DefaultSnapshot``s and history is ``DefaultHistoryTransaction``s.
+final class ModelStore {
+    let identifier: String
+    let schema: Schema
+    let configurationName: String
+    let store: any DataStore
+
+    init<S: DataStore>(_ store: S, configurationName: String) throws {
+        guard S.Snapshot.self == DefaultSnapshot.self else {
+            throw ModelContextError.unsupportedSnapshotType(String(describing: S.Snapshot.self))
+        }
+        self.store = store
+        self.identifier = store.identifier
+        self.schema = store.schema
+        self.configurationName = configurationName
+    }
+
+    /// The snapshots a fetch request selects, and related snapshots the store offers.
+    func fetch<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws
+        -> (fetched: [DefaultSnapshot], related: [PersistentIdentifier: DefaultSnapshot])
+    {
+        func open<S: DataStore>(_ store: S) throws -> ([DefaultSnapshot], [PersistentIdentifier: DefaultSnapshot]) {
+            let result = try store.fetch(request)
+            return (
+                result.fetchedSnapshots as! [DefaultSnapshot],
+                result.relatedSnapshots as! [PersistentIdentifier: DefaultSnapshot]
+            )
+        }
+        return try open(store)
+    }
+
+    func save(_ request: DataStoreSaveChangesRequest<DefaultSnapshot>) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {
+        func open<S: DataStore>(_ store: S) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {
+            let result = try store.save(request as! DataStoreSaveChangesRequest<S.Snapshot>)
+            return result as! DataStoreSaveChangesResult<DefaultSnapshot>
+        }
+        return try open(store)
+    }
+
+    func cachedSnapshots(for identifiers: [PersistentIdentifier], editingState: EditingState) throws
+        -> [PersistentIdentifier: DefaultSnapshot]
+    {
+        func open<S: DataStore>(_ store: S) throws -> [PersistentIdentifier: DefaultSnapshot] {
+            try store.cachedSnapshots(for: identifiers, editingState: editingState) as! [PersistentIdentifier: DefaultSnapshot]
+        }
+        return try open(store)
+    }
+
+    /// The store's history, or `nil` when it keeps none.
+    func fetchHistory(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>) throws -> [DefaultHistoryTransaction]? {
+        guard let provider = store as? any HistoryProviding else { return nil }
+        func open<H: HistoryProviding>(_ store: H) throws -> [DefaultHistoryTransaction] {
+            guard let typed = descriptor as? HistoryDescriptor<H.HistoryType> else {
+                throw ModelContextError.unsupportedSnapshotType(String(describing: H.HistoryType.self))
+            }
+            return try store.fetchHistory(typed) as! [DefaultHistoryTransaction]
+        }
+        return try open(provider)
+    }
+
+    /// Deletes history, returning `false` when the store keeps none.
+    func deleteHistory(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>) throws -> Bool {
+        guard let provider = store as? any HistoryProviding else { return false }
+        func open<H: HistoryProviding>(_ store: H) throws {
+            guard let typed = descriptor as? HistoryDescriptor<H.HistoryType> else {
+                throw ModelContextError.unsupportedSnapshotType(String(describing: H.HistoryType.self))
+            }
+            try store.deleteHistory(typed)
+        }
+        try open(provider)
+        return true
+    }
+
+    func erase() throws { try store.erase() }
+}

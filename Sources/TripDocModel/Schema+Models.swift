@@ -1,0 +1,99 @@
+import Foundation
+import TripDocCore
+
+extension Schema {
+    /// The schema of model types (SwiftData's `Schema(_:version:)`): one entity per type, with
+    /// its attributes, relationships (inverses inferred when only one side names the other, or
+    /// when exactly one relationship on each side points at the other type), `#Unique`
+    /// constraints and `#Index` lists.
+    public init(_ types: [any PersistentModel.Type], version: Version = Version(1, 0, 0)) {
+        var all: [ObjectIdentifier: any PersistentModel.Type] = [:]
+        var pending = types
+        // Destinations of relationships belong to the schema too, as in SwiftData.
+        while let type = pending.popLast() {
+            guard all.updateValue(type, forKey: ObjectIdentifier(type)) == nil else { continue }
+            for property in ModelDescription.of(type).properties {
+                if case .relationship(let destination, _, _) = property.kind { pending.append(destination) }
+            }
+        }
+        self.init(all.values.map { Self.entity(of: $0) }, version: version)
+    }
+
+    /// The schema of model types, variadic.
+    public init(_ types: any PersistentModel.Type..., version: Version = Version(1, 0, 0)) {
+        self.init(types, version: version)
+    }
+
+    private static func entity(of type: any PersistentModel.Type) -> Entity {
+        let description = ModelDescription.of(type)
+        var attributes: [Attribute] = []
+        var relationships: [Relationship] = []
+        for property in description.properties {
+            switch property.kind {
+            case .attribute(let valueType, let isOptional):
+                let options = property.metadata as? AttributeMetadata
+                attributes.append(
+                    Attribute(
+                        property.name, valueType.attributeType, isOptional: isOptional, options: options?.options ?? [],
+                        originalName: options?.originalName,
+                        defaultValue: (property.defaultValue as? any PersistableValue)?.snapshotValue,
+                        hashModifier: options?.hashModifier))
+            case .relationship(let destination, let isToMany, _):
+                let options = property.relationshipMetadata
+                relationships.append(
+                    Relationship(
+                        property.name, destination: ModelDescription.entityName(of: destination), isToMany: isToMany,
+                        inverse: ModelDescription.inverse(of: property, in: description)?.name,
+                        deleteRule: options?.deleteRule ?? .nullify, minimumModelCount: options?.minimumModelCount ?? 0,
+                        maximumModelCount: options?.maximumModelCount ?? 0, originalName: options?.originalName))
+            }
+        }
+        return Entity(
+            name: description.entityName, attributes: attributes, relationships: relationships,
+            uniquenessConstraints: description.names(of: type.erasedUniquenessConstraints),
+            indices: description.names(of: type.erasedIndices))
+    }
+}
+
+extension PersistentModel {
+    static var erasedUniquenessConstraints: [[AnyKeyPath]] { _$uniquenessConstraints.map { $0.map { $0 as AnyKeyPath } } }
+    static var erasedIndices: [[AnyKeyPath]] { _$indices.map { $0.map { $0 as AnyKeyPath } } }
+}
+
+extension ModelDescription {
+    /// Property names of key-path lists (`#Unique`, `#Index`).
+    func names(of lists: [[AnyKeyPath]]) -> [[String]] {
+        lists.map { list in
+            list.map { keyPath in
+                guard let property = property(for: keyPath) else {
+                    preconditionFailure("\(entityName): a #Unique or #Index key path is not a persisted property")
+                }
+                return property.name
+            }
+        }
+    }
+
+    /// The relationship on the other side of `property`: the one `@Relationship(inverse:)` names
+    /// on either side, else the only relationship of the destination pointing back when
+    /// `property` is the only one pointing there.
+    static func inverse(of property: Property, in description: ModelDescription) -> Property? {
+        guard case .relationship(let destinationType, _, _) = property.kind else { return nil }
+        let destination = ModelDescription.of(destinationType)
+        if let inverse = property.relationshipMetadata?.inverse { return destination.property(for: inverse) }
+        let backPointers = destination.properties.filter {
+            guard case .relationship(let type, _, _) = $0.kind else { return false }
+            return type == description.modelType
+        }
+        if let named = backPointers.first(where: { $0.relationshipMetadata?.inverse == property.keyPath }) { return named }
+        let forwardPointers = description.properties.filter {
+            guard case .relationship(let type, _, _) = $0.kind else { return false }
+            return type == destinationType
+        }
+        guard backPointers.count == 1, forwardPointers.count == 1,
+            backPointers[0].relationshipMetadata?.inverse == nil
+        else { return nil }
+        // A self-relationship (parent/children of one type) is its own only back pointer.
+        if destination.entityName == description.entityName, backPointers[0].name == property.name { return nil }
+        return backPointers[0]
+    }
+}

@@ -1,0 +1,110 @@
+import SwiftSyntaxMacrosTestSupport
+import XCTest
+
+/// `#Unique` and `#Index`: static lists of key-path arrays, copied verbatim.
+final class KeyPathListMacroTests: XCTestCase {
+    func testUniqueListsItsConstraints() {
+        assertMacroExpansion(
+            #"""
+            final class Trip {
+                #Unique<Trip>([\.name, \.startDate], [\.code])
+            }
+            """#,
+            expandedSource: #"""
+                final class Trip {
+                    public static var _$uniquenessConstraints: [[PartialKeyPath<Trip>]] {
+                        [[\.name, \.startDate], [\.code]]
+                    }
+                }
+                """#,
+            macros: tripDocMacros)
+    }
+
+    func testIndexListsItsIndices() {
+        assertMacroExpansion(
+            #"""
+            final class Trip {
+                #Index<Trip>([\.name], [\Trip.startDate, \.endDate])
+            }
+            """#,
+            expandedSource: #"""
+                final class Trip {
+                    public static var _$indices: [[PartialKeyPath<Trip>]] {
+                        [[\.name], [\Trip.startDate, \.endDate]]
+                    }
+                }
+                """#,
+            macros: tripDocMacros)
+    }
+
+    func testMissingModelTypeIsAnError() {
+        assertMacroExpansion(
+            #"""
+            final class Trip {
+                #Unique([\.name])
+            }
+            """#,
+            expandedSource: """
+                final class Trip {
+                }
+                """,
+            diagnostics: [DiagnosticSpec(message: #"write the model type: #Unique<Trip>([\.name])"#, line: 2, column: 5)],
+            macros: tripDocMacros)
+    }
+
+    func testMissingArgumentsIsAnError() {
+        assertMacroExpansion(
+            """
+            final class Trip {
+                #Index<Trip>()
+            }
+            """,
+            expandedSource: """
+                final class Trip {
+                }
+                """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: #"#Index needs at least one array of key paths, like #Index<Trip>([\.name, \.startDate])"#,
+                    line: 2, column: 5)
+            ],
+            macros: tripDocMacros)
+    }
+
+    func testArgumentThatIsNotAnArrayOfKeyPathsIsAnError() {
+        assertMacroExpansion(
+            #"""
+            final class Trip {
+                #Index<Trip>(\.name, ["startDate"], [])
+            }
+            """#,
+            expandedSource: """
+                final class Trip {
+                }
+                """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: #"each argument of #Index must be an array literal of key paths, like [\.name, \.startDate]"#,
+                    line: 2, column: 18),
+                DiagnosticSpec(
+                    message: #"each argument of #Index must be an array literal of key paths, like [\.name, \.startDate]"#,
+                    line: 2, column: 26),
+                DiagnosticSpec(
+                    message: #"each argument of #Index must be an array literal of key paths, like [\.name, \.startDate]"#,
+                    line: 2, column: 41),
+            ],
+            macros: tripDocMacros)
+    }
+
+    func testOutsideATypeIsAnError() {
+        assertMacroExpansion(
+            #"""
+            #Unique<Trip>([\.name])
+            """#,
+            expandedSource: "",
+            diagnostics: [
+                DiagnosticSpec(message: "#Unique must be written inside the @Model class it describes", line: 1, column: 1)
+            ],
+            macros: tripDocMacros)
+    }
+}
