@@ -259,6 +259,14 @@ private struct SaveChangesWorkspace {
             for target in value.referencedIdentifiers where target.entityName != relationship.destination {
                 throw SaveChangesError.danglingReference(identifier, property: relationship.name, target: target)
             }
+            if case .references(let targets) = value,
+                (relationship.minimumModelCount > 0 && targets.count < relationship.minimumModelCount)
+                    || (relationship.maximumModelCount > 0 && targets.count > relationship.maximumModelCount)
+            {
+                throw SaveChangesError.modelCountOutOfRange(
+                    identifier, relationship: relationship.name, count: targets.count,
+                    minimum: relationship.minimumModelCount, maximum: relationship.maximumModelCount)
+            }
         }
         return DefaultSnapshot(persistentIdentifier: snapshot.persistentIdentifier, values: values)
     }

@@ -22,6 +22,8 @@ public enum SaveChangesError: Error, Hashable, Sendable, CustomStringConvertible
     case deleteDenied(PersistentIdentifier, relationship: String, related: PersistentIdentifier)
     /// The entity's primary keys have reached the largest integer a document can hold.
     case primaryKeysExhausted(entity: String)
+    /// A to-many relationship holds fewer models than its minimum or more than its maximum.
+    case modelCountOutOfRange(PersistentIdentifier, relationship: String, count: Int, minimum: Int, maximum: Int)
     /// The document already has integrity problems; it must be repaired before it is changed.
     case documentHasProblems([IntegrityProblem])
 
@@ -43,6 +45,9 @@ public enum SaveChangesError: Error, Hashable, Sendable, CustomStringConvertible
             "cannot save \(id): \(property) points at \(target), which the store does not hold"
         case .uniquenessViolated(let id, let constraint, let existing):
             "cannot save \(id): it has the same \(constraint.joined(separator: ", ")) as \(existing)"
+        case .modelCountOutOfRange(let id, let relationship, let count, let minimum, let maximum):
+            "cannot save \(id): its relationship '\(relationship)' holds \(count) models, but must hold "
+                + (minimum > 0 && maximum > 0 ? "from \(minimum) to \(maximum)" : minimum > 0 ? "at least \(minimum)" : "at most \(maximum)")
         case .deleteDenied(let id, let relationship, let related):
             "cannot delete \(id): its relationship '\(relationship)' has the delete rule deny and still holds \(related)"
         case .primaryKeysExhausted(let entity):
