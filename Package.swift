@@ -60,6 +60,8 @@ let package = Package(
         .target(name: "TripDocTestSupport", dependencies: ["TripDocCore"], path: "Tests/TripDocTestSupport"),
         // Read and write speed per format, for the closing notes and the performance work.
         .executableTarget(name: "tripdoc-benchmark", dependencies: ["TripDocKit"]),
+        // The SampleTrips sample's data layer on the command line (samples/SampleTrips).
+        .executableTarget(name: "SampleTrips", dependencies: ["TripDoc"], path: "samples/SampleTrips"),
         // Increments a counter through the store API; several at once test the save lock.
         .executableTarget(name: "tripdoc-stress-writer", dependencies: ["TripDocKit"]),
         .testTarget(name: "TripDocCoreTests", dependencies: ["TripDocCore", "TripDocTestSupport"]),
@@ -80,7 +82,7 @@ let package = Package(
         .testTarget(name: "TripDocModelTests", dependencies: ["TripDoc"]),
         .testTarget(name: "TripDocKitTests", dependencies: ["TripDocKit", "TripDocTestSupport"]),
         .testTarget(
-            name: "tripdocTests", dependencies: ["tripdoc", "tripdoc-stress-writer"],
+            name: "tripdocTests", dependencies: ["tripdoc", "tripdoc-stress-writer", "SampleTrips"],
             resources: [.copy("Fixtures")]),
     ]
 )

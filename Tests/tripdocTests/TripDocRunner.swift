@@ -16,6 +16,8 @@ struct TripDocRunner {
 
     /// A fresh folder holding copies of the fixtures; commands run in it.
     let folder: URL
+    /// The program run: `tripdoc`, or another of the package's executables beside it.
+    var program: URL = Self.executable
 
     init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("tripdoc-e2e-\(UUID().uuidString)")
@@ -37,7 +39,7 @@ struct TripDocRunner {
     /// Runs `tripdoc` with `arguments` in the folder, with `input` on standard input.
     func run(_ arguments: [String], input: Data = Data()) throws -> Outcome {
         let process = Process()
-        process.executableURL = Self.executable
+        process.executableURL = program
         process.arguments = arguments
         process.currentDirectoryURL = folder
         // Standard error goes to a file so that neither pipe can fill up and block the child.

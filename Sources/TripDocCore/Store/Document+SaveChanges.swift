@@ -107,11 +107,13 @@ private struct SaveChangesWorkspace {
             registerUniqueKeys(of: snapshot, as: permanent, entity: entity)
         }
         var reregister: [PersistentIdentifier: DefaultSnapshot] = [:]
+        var saved: [(PersistentIdentifier, previous: DefaultSnapshot?)] = []
         for (identifier, snapshot) in pendingInserts {
             let entity = entities[identifier.entityName]!
             let rewritten = try normalized(
                 snapshot.copy(persistentIdentifier: identifier, remappedIdentifiers: remapped), entity: entity,
                 reportedAs: snapshot.persistentIdentifier)
+            saved.append((identifier, byIdentifier[identifier]))
             if let previous = byIdentifier[identifier] {
                 try checkUniqueness(of: rewritten, replacing: previous, entity: entity)
                 byIdentifier[identifier] = rewritten
@@ -134,9 +136,11 @@ private struct SaveChangesWorkspace {
                 snapshot.copy(persistentIdentifier: identifier, remappedIdentifiers: remapped), entity: entity,
                 reportedAs: identifier)
             try checkUniqueness(of: rewritten, replacing: previous, entity: entity)
+            saved.append((identifier, previous))
             byIdentifier[identifier] = rewritten
             recordUpdate(from: previous, to: rewritten, entity: entity)
         }
+        keepInversesConsistent(after: saved)
 
         var deleted: Set<PersistentIdentifier> = []
         let requested = Set(request.deleted.map { remapped[$0.persistentIdentifier] ?? $0.persistentIdentifier })
@@ -183,6 +187,69 @@ private struct SaveChangesWorkspace {
             if let value = current.values[name], value != .null { values[name] = value }
         }
         changes.append(.update(current.persistentIdentifier, updatedAttributes: changed, values: values))
+    }
+
+    // MARK: Inverse relationships
+
+    /// Makes the other side of every relationship a save changed agree with it: a destination
+    /// no longer referred to drops the source from its inverse, a new destination gets the
+    /// source (and leaves the source it pointed at before, for a to-one inverse). A context that
+    /// sends both sides changes nothing here; a save that sends one side (an upsert replacing a
+    /// list, a tool editing snapshots) leaves no model pointing the wrong way. Each model so
+    /// changed is recorded as an update, unless the save already records one for it.
+    mutating func keepInversesConsistent(after saved: [(PersistentIdentifier, previous: DefaultSnapshot?)]) {
+        let recorded = Set(changes.map(\.changedPersistentIdentifier))
+        var touched: [PersistentIdentifier: DefaultSnapshot] = [:]
+        func current(_ id: PersistentIdentifier) -> DefaultSnapshot? { byIdentifier[id] }
+        func edit(_ id: PersistentIdentifier, _ change: (inout DefaultSnapshot) -> Void) {
+            guard var snapshot = byIdentifier[id] else { return }
+            if touched[id] == nil { touched[id] = snapshot }
+            change(&snapshot)
+            byIdentifier[id] = snapshot
+        }
+        func remove(_ source: PersistentIdentifier, from relationship: Schema.Relationship, of target: PersistentIdentifier) {
+            edit(target) { snapshot in
+                switch snapshot.values[relationship.name] {
+                case .reference(source): snapshot.values[relationship.name] = .null
+                case .references(let list) where list.contains(source):
+                    snapshot.values[relationship.name] = .references(list.filter { $0 != source })
+                default: break
+                }
+            }
+        }
+        for (id, previous) in saved {
+            guard let snapshot = current(id), let entity = entities[id.entityName] else { continue }
+            for relationship in entity.relationships {
+                guard let inverseName = relationship.inverseName,
+                    let inverse = entities[relationship.destination]?.relationship(named: inverseName)
+                else { continue }
+                let before = previous?.values[relationship.name]?.referencedIdentifiers ?? []
+                let after = snapshot.values[relationship.name]?.referencedIdentifiers ?? []
+                for target in before where !after.contains(target) {
+                    remove(id, from: inverse, of: target)
+                }
+                for target in after where !before.contains(target) {
+                    guard let destination = current(target) else { continue }
+                    switch destination.values[inverse.name] {
+                    case .references(let list):
+                        if !list.contains(id) { edit(target) { $0.values[inverse.name] = .references(list + [id]) } }
+                    case .reference(id):
+                        break
+                    case .reference(let other):
+                        // The destination leaves the model it belonged to.
+                        remove(target, from: relationship, of: other)
+                        edit(target) { $0.values[inverse.name] = .reference(id) }
+                    default:
+                        if !inverse.isToMany { edit(target) { $0.values[inverse.name] = .reference(id) } }
+                        else { edit(target) { $0.values[inverse.name] = .references([id]) } }
+                    }
+                }
+            }
+        }
+        for (id, previous) in touched.sorted(by: { $0.key < $1.key }) where !recorded.contains(id) {
+            guard let entity = entities[id.entityName], let snapshot = byIdentifier[id] else { continue }
+            recordUpdate(from: previous, to: snapshot, entity: entity)
+        }
     }
 
     // MARK: Identifiers
