@@ -4,7 +4,12 @@ import TripDoc
 
 /// Each ModelContext operation, against each store kind: the three document formats and memory.
 @Suite struct ModelContextTests {
+    /// tripdoc's stores: the three formats and memory.
     static let stores = ["json", "plist", "tripbundle", "memory"]
+    /// …and stores written by users in the WWDC24 talk's shape, in its spelling and the SDK's
+    /// (TalkJSONStore.swift, SDKJSONStore.swift), for what does not depend on tripdoc's engine
+    /// (upserts, delete rules and history are the engine's, which those stores do not use).
+    static let allStores = stores + ["talk", "sdk"]
 
     let folder: URL
 
@@ -20,12 +25,20 @@ import TripDoc
     }
 
     func container(_ kind: String) throws -> ModelContainer {
-        try ModelContainer(for: Trip.self, configurations: configuration(kind))
+        let url = folder.appendingPathComponent("custom-trips.json")
+        switch kind {
+        case "talk":
+            return try ModelContainer(for: Trip.self, configurations: TalkJSONStoreConfiguration(name: "Trips", fileURL: url))
+        case "sdk":
+            return try ModelContainer(for: Trip.self, configurations: SDKJSONStoreConfiguration(name: "Trips", url: url))
+        default:
+            return try ModelContainer(for: Trip.self, configurations: configuration(kind))
+        }
     }
 
     static func date(_ day: Int) -> Date { Date(timeIntervalSince1970: 2_000_000_000 + Double(day) * 86_400) }
 
-    @Test(arguments: stores)
+    @Test(arguments: allStores)
     func insertSaveAndFetchAgainInANewContainer(kind: String) throws {
         let container = try container(kind)
         let context = ModelContext(container)
@@ -83,7 +96,7 @@ extension ModelContextTests {
         return trips
     }
 
-    @Test(arguments: stores)
+    @Test(arguments: allStores)
     func predicatesAndSortsAreEvaluatedOnTheModels(kind: String) throws {
         let context = ModelContext(try container(kind))
         let now = Self.date(100)
@@ -113,7 +126,7 @@ extension ModelContextTests {
         #expect(seen == ["Café Paris", "Lima", "Oslo", "Tokyo"])
     }
 
-    @Test(arguments: stores)
+    @Test(arguments: allStores)
     func pendingChangesCountUnlessAskedNotTo(kind: String) throws {
         let context = ModelContext(try container(kind))
         let trips = try savedTrips(in: context, now: Self.date(0))
@@ -157,7 +170,7 @@ extension ModelContextTests {
         #expect(try context.fetchCount(FetchDescriptor<Trip>()) == 3)
     }
 
-    @Test(arguments: stores)
+    @Test(arguments: allStores)
     func rollbackForgetsEverySinceTheLastSave(kind: String) throws {
         let context = ModelContext(try container(kind))
         let trips = try savedTrips(in: context, now: Self.date(0))
@@ -175,7 +188,7 @@ extension ModelContextTests {
         ])
     }
 
-    @Test(arguments: stores)
+    @Test(arguments: allStores)
     func deleteWhereAndTransaction(kind: String) throws {
         let context = ModelContext(try container(kind))
         _ = try savedTrips(in: context, now: Self.date(0))
