@@ -69,7 +69,12 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
 
     public func getValue<Value>(forKey key: KeyPath<Model, Value>) -> Value {
         if let value = values[key] { return value as! Value }
-        if let stored = unresolved[key], let context, let property = description.property(for: key) {
+        if let stored = unresolved[key], let property = description.property(for: key) {
+            guard let context else {
+                preconditionFailure(
+                    "\(description.entityName).\(property.name) was read after the ModelContext that fetched the model "
+                        + "was released: keep the context for as long as you use its models")
+            }
             let value = context.resolve(stored, property: property) as! Value
             values[key] = value
             unresolved[key] = nil

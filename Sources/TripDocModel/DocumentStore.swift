@@ -39,6 +39,8 @@ public final class DocumentStore<Configuration: DocumentStoreConfiguration>: Dat
     public let schema: Schema
     public let identifier: String
     private var backend: Backend
+    /// Contexts on several threads share the store: every use of the backend holds this.
+    private let lock = NSLock()
 
     public init(_ configuration: Configuration, migrationPlan: (any SchemaMigrationPlan.Type)?) throws {
         guard migrationPlan == nil else { throw ModelContextError.migrationNotSupported(configuration.name) }
@@ -67,66 +69,76 @@ public final class DocumentStore<Configuration: DocumentStoreConfiguration>: Dat
     }
 
     public func fetch<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> DataStoreFetchResult<T, DefaultSnapshot> {
-        let descriptor = request.descriptor
-        if descriptor.predicate != nil { throw DataStoreError.preferInMemoryFilter }
-        if !descriptor.sortBy.isEmpty { throw DataStoreError.preferInMemorySort }
-        var snapshots = try document().snapshots(of: ModelDescription.entityName(of: T.self))[...]
-        if let offset = descriptor.fetchOffset { snapshots = snapshots.dropFirst(max(offset, 0)) }
-        if let limit = descriptor.fetchLimit { snapshots = snapshots.prefix(max(limit, 0)) }
-        return DataStoreFetchResult(descriptor: descriptor, fetchedSnapshots: Array(snapshots))
+        try lock.withLock {
+            let descriptor = request.descriptor
+            if descriptor.predicate != nil { throw DataStoreError.preferInMemoryFilter }
+            if !descriptor.sortBy.isEmpty { throw DataStoreError.preferInMemorySort }
+            var snapshots = try document().snapshots(of: ModelDescription.entityName(of: T.self))[...]
+            if let offset = descriptor.fetchOffset { snapshots = snapshots.dropFirst(max(offset, 0)) }
+            if let limit = descriptor.fetchLimit { snapshots = snapshots.prefix(max(limit, 0)) }
+            return DataStoreFetchResult(descriptor: descriptor, fetchedSnapshots: Array(snapshots))
+        }
     }
 
     public func save(_ request: DataStoreSaveChangesRequest<DefaultSnapshot>) throws
         -> DataStoreSaveChangesResult<DefaultSnapshot>
     {
-        guard configuration.allowsSave else { throw ModelContextError.saveNotAllowed(configuration.name) }
-        switch backend {
-        case .file(let store):
-            return try store.save(request)
-        case .memory(var document):
-            let result = try document.applySaveChanges(
-                request, timestamp: Date(), processIdentifier: String(ProcessInfo.processInfo.processIdentifier),
-                bundleIdentifier: ProcessInfo.processInfo.processName)
-            backend = .memory(document)
-            return result
+        try lock.withLock {
+            guard configuration.allowsSave else { throw ModelContextError.saveNotAllowed(configuration.name) }
+            switch backend {
+            case .file(let store):
+                return try store.save(request)
+            case .memory(var document):
+                let result = try document.applySaveChanges(
+                    request, timestamp: Date(), processIdentifier: String(ProcessInfo.processInfo.processIdentifier),
+                    bundleIdentifier: ProcessInfo.processInfo.processName)
+                backend = .memory(document)
+                return result
+            }
         }
     }
 
     public func cachedSnapshots(for persistentIdentifiers: [PersistentIdentifier], editingState: EditingState) throws
         -> [PersistentIdentifier: DefaultSnapshot]
     {
-        let wanted = Set(persistentIdentifiers)
-        var found: [PersistentIdentifier: DefaultSnapshot] = [:]
-        for snapshot in try document().snapshots where wanted.contains(snapshot.persistentIdentifier) {
-            found[snapshot.persistentIdentifier] = snapshot
+        try lock.withLock {
+            let wanted = Set(persistentIdentifiers)
+            var found: [PersistentIdentifier: DefaultSnapshot] = [:]
+            for snapshot in try document().snapshots where wanted.contains(snapshot.persistentIdentifier) {
+                found[snapshot.persistentIdentifier] = snapshot
+            }
+            return found
         }
-        return found
     }
 
     public func erase() throws {
-        guard configuration.allowsSave else { throw ModelContextError.saveNotAllowed(configuration.name) }
-        switch backend {
-        case .file(let store):
-            var document = try store.readDocument()
-            document.snapshots = []
-            document.history = DocumentHistory(deletedThrough: document.history.transactions.last?.transactionIdentifier ?? 0)
-            try store.replaceDocument(document)
-        case .memory(let document):
-            backend = .memory(Document.empty(schema: schema, storeIdentifier: document.storeIdentifier))
+        try lock.withLock {
+            guard configuration.allowsSave else { throw ModelContextError.saveNotAllowed(configuration.name) }
+            switch backend {
+            case .file(let store):
+                var document = try store.readDocument()
+                document.snapshots = []
+                document.history = DocumentHistory(deletedThrough: document.history.transactions.last?.transactionIdentifier ?? 0)
+                try store.replaceDocument(document)
+            case .memory(let document):
+                backend = .memory(Document.empty(schema: schema, storeIdentifier: document.storeIdentifier))
+            }
         }
     }
 
     // MARK: History
 
     public func fetchHistory(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>) throws -> [DefaultHistoryTransaction] {
-        let modelTypes = ModelDescription.registeredTypes()
-        var transactions = try document().history.transactions.map {
-            try DefaultHistoryTransaction($0, storeIdentifier: identifier, modelTypes: modelTypes)
+        try lock.withLock {
+            let modelTypes = ModelDescription.registeredTypes()
+            var transactions = try document().history.transactions.map {
+                try DefaultHistoryTransaction($0, storeIdentifier: identifier, modelTypes: modelTypes)
+            }
+            if let predicate = descriptor.predicate { transactions = try transactions.filter { try predicate.evaluate($0) } }
+            if !descriptor.sortBy.isEmpty { transactions.sort(using: descriptor.sortBy) }
+            if let limit = descriptor.fetchLimit { transactions = Array(transactions.prefix(max(limit, 0))) }
+            return transactions
         }
-        if let predicate = descriptor.predicate { transactions = try transactions.filter { try predicate.evaluate($0) } }
-        if !descriptor.sortBy.isEmpty { transactions.sort(using: descriptor.sortBy) }
-        if let limit = descriptor.fetchLimit { transactions = Array(transactions.prefix(max(limit, 0))) }
-        return transactions
     }
 
     /// Deletes the transactions `descriptor` selects, which must be the oldest ones kept: a
@@ -143,12 +155,14 @@ public final class DocumentStore<Configuration: DocumentStoreConfiguration>: Dat
         guard prefix.count == matching.count, let last = prefix.last else {
             throw ModelContextError.historyDeletionNotOldest
         }
-        switch backend {
-        case .file(let store):
-            try store.deleteHistory(through: last.token)
-        case .memory(var document):
-            try document.history.delete(through: last.token, storeIdentifier: identifier)
-            backend = .memory(document)
+        try lock.withLock {
+            switch backend {
+            case .file(let store):
+                try store.deleteHistory(through: last.token)
+            case .memory(var document):
+                try document.history.delete(through: last.token, storeIdentifier: identifier)
+                backend = .memory(document)
+            }
         }
     }
 }
@@ -165,8 +179,12 @@ public struct ModelConfiguration: DocumentStoreConfiguration {
     public var allowsSave: Bool
 
     /// A store in the default location, `$XDG_DATA_HOME/PROCESS/NAME.json` (`~/.local/share`
-    /// when `XDG_DATA_HOME` is not set), or in memory.
-    public init(_ name: String? = nil, schema: Schema? = nil, isStoredInMemoryOnly: Bool = false, allowsSave: Bool = true) {
+    /// when `XDG_DATA_HOME` is not set), or in memory. `groupContainer` and `cloudKitDatabase`
+    /// are accepted for source compatibility; there are no app groups or CloudKit on Linux.
+    public init(
+        _ name: String? = nil, schema: Schema? = nil, isStoredInMemoryOnly: Bool = false, allowsSave: Bool = true,
+        groupContainer: GroupContainer = .automatic, cloudKitDatabase: CloudKitDatabase = .automatic
+    ) {
         let name = name ?? "default"
         self.name = name
         self.schema = schema
@@ -175,8 +193,12 @@ public struct ModelConfiguration: DocumentStoreConfiguration {
         self.allowsSave = allowsSave
     }
 
-    /// A store in the document at `url`, in the format its extension names.
-    public init(_ name: String? = nil, schema: Schema? = nil, url: URL, allowsSave: Bool = true) {
+    /// A store in the document at `url`, in the format its extension names (`.store`, SwiftData's
+    /// usual extension, is a JSON document). `cloudKitDatabase` is accepted and has no effect.
+    public init(
+        _ name: String? = nil, schema: Schema? = nil, url: URL, allowsSave: Bool = true,
+        cloudKitDatabase: CloudKitDatabase = .automatic
+    ) {
         self.name = name ?? url.deletingPathExtension().lastPathComponent
         self.schema = schema
         self.url = url
@@ -193,10 +215,33 @@ public struct ModelConfiguration: DocumentStoreConfiguration {
 
     public func validate() throws { _ = try documentFormat() }
 
+    /// Where SwiftData would sync (accepted for source compatibility; no effect on Linux).
+    public struct CloudKitDatabase: Hashable, Sendable {
+        let name: String
+        /// Sync if the app is set up for it.
+        public static let automatic = CloudKitDatabase(name: "automatic")
+        /// No sync.
+        public static let none = CloudKitDatabase(name: "none")
+        /// Sync with a named private database.
+        public static func `private`(_ identifier: String) -> CloudKitDatabase { CloudKitDatabase(name: identifier) }
+    }
+
+    /// Which app group's folder holds the default store (accepted; no effect on Linux).
+    public struct GroupContainer: Hashable, Sendable {
+        let name: String
+        /// The app's first group, if any.
+        public static let automatic = GroupContainer(name: "automatic")
+        /// No group.
+        public static let none = GroupContainer(name: "none")
+        /// A named group.
+        public static func identifier(_ groupName: String) -> GroupContainer { GroupContainer(name: groupName) }
+    }
+
     public func documentFormat() throws -> any DocumentFormat {
         if isStoredInMemoryOnly { return JSONFormat() }
         switch url.pathExtension.lowercased() {
-        case "json": return JSONFormat()
+        // `.store` is SwiftData's usual extension; such a store is a JSON document here.
+        case "json", "store": return JSONFormat()
         case "plist": return PlistFormat()
         case "tripbundle": return BundleFormat()
         default: throw ModelContextError.unknownExtension(url)

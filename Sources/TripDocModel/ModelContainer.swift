@@ -85,8 +85,14 @@ public final class ModelContainer: @unchecked Sendable {
         throw ModelContextError.noStore(entityName)
     }
 
-    /// Removes every model and all history from every store.
-    public func deleteAllData() throws {
+    /// Removes every model and all history from every store, reporting failures.
+    public func erase() throws {
         for store in stores { try store.erase() }
+    }
+
+    /// Removes every model and all history from every store (SwiftData's spelling, which does
+    /// not throw: a store that cannot be erased keeps its data; use ``erase()`` to learn why).
+    public func deleteAllData() {
+        try? erase()
     }
 }

@@ -8,10 +8,10 @@ extension ModelContext {
     public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
         let entityName = ModelDescription.entityName(of: T.self)
         let store = try container.store(for: entityName)
-        let pending = descriptor.includePendingChanges && hasPendingChanges(of: entityName)
+        let hasPendingOfEntity = descriptor.includePendingChanges && hasPendingChanges(of: entityName)
         var storeDescriptor = descriptor
-        var inMemory = pending
-        if pending {
+        var inMemory = hasPendingOfEntity
+        if hasPendingOfEntity {
             storeDescriptor.fetchLimit = nil
             storeDescriptor.fetchOffset = nil
         }
@@ -39,6 +39,12 @@ extension ModelContext {
         if let offset = descriptor.fetchOffset { models = Array(models.dropFirst(max(offset, 0))) }
         if let limit = descriptor.fetchLimit { models = Array(models.prefix(max(limit, 0))) }
         return models
+    }
+
+    /// The models a descriptor selects (SwiftData's batched spelling; tripdoc's archive stores
+    /// read whole documents, so the result is not batched).
+    public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, batchSize: Int) throws -> [T] {
+        try fetch(descriptor)
     }
 
     /// How many models a descriptor selects.

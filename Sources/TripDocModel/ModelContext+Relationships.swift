@@ -16,7 +16,7 @@ extension ModelContext {
         guard case .relationship(let destination, let isToMany, let isOptional) = property.kind else { return nil }
         func typed<M: PersistentModel>(_ type: M.Type) -> Any? {
             let list = models.compactMap { $0 as? M }
-            if isToMany { return list }
+            if isToMany { return isOptional ? (list as [M]?) as Any : list }
             if isOptional { return list.first as M? as Any }
             return list.first.map { $0 as Any }
         }

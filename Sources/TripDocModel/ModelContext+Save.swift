@@ -10,40 +10,70 @@ extension ModelContext {
     ///   value); the unsaved changes stay in the context.
     public func save() throws {
         guard hasChanges else { return }
-        let inserted = insertedIdentifiers.compactMap { registry[$0] }
-        let changed = changedIdentifiers.compactMap { registry[$0] }
-        let deleted = deletedIdentifiers.compactMap { registry[$0] }
-        var remapped: [PersistentIdentifier: PersistentIdentifier] = [:]
-        for store in container.stores {
-            func held(_ models: [any PersistentModel]) -> [any PersistentModel] {
-                models.filter { (try? container.store(for: $0.persistentModelID.entityName)) === store }
-            }
-            let request = DataStoreSaveChangesRequest<DefaultSnapshot>(
-                editingState: EditingState(id: editingState.id, author: author),
-                inserted: held(inserted).map { $0.backing.snapshot() },
-                updated: held(changed).map { $0.backing.snapshot() },
-                deleted: held(deleted).map { $0.backing.committed ?? $0.backing.snapshot() })
-            guard !request.inserted.isEmpty || !request.updated.isEmpty || !request.deleted.isEmpty else { continue }
-            let result = try store.save(request)
-            remapped.merge(result.remappedIdentifiers) { _, new in new }
-            try rewriteTemporaryReferences(in: request, remapped: result.remappedIdentifiers, store: store)
+        // Every pending model must have a store before anything is sent.
+        for id in insertedIdentifiers + changedIdentifiers + deletedIdentifiers {
+            _ = try container.store(for: id.entityName)
         }
+        var committedAny = false
+        do {
+            for store in container.stores {
+                func held(_ ids: [PersistentIdentifier]) -> [any PersistentModel] {
+                    ids.filter { (try? container.store(for: $0.entityName)) === store }.compactMap { registry[$0] }
+                }
+                let inserted = held(insertedIdentifiers)
+                let changed = held(changedIdentifiers)
+                let deleted = held(deletedIdentifiers)
+                guard !inserted.isEmpty || !changed.isEmpty || !deleted.isEmpty else { continue }
+                let request = DataStoreSaveChangesRequest<DefaultSnapshot>(
+                    editingState: EditingState(id: editingState.id, author: author),
+                    inserted: inserted.map { $0.backing.snapshot() },
+                    updated: changed.map { $0.backing.snapshot() },
+                    deleted: deleted.map { $0.backing.committed ?? $0.backing.snapshot() })
+                let result = try store.save(request)
+                // This store has the changes now, whatever happens with the next one.
+                commit(inserted: inserted, changed: changed, deleted: deleted, remapped: result.remappedIdentifiers)
+                committedAny = true
+                try rewriteTemporaryReferences(in: request, remapped: result.remappedIdentifiers, store: store)
+            }
+        } catch {
+            if committedAny { try? refreshRegisteredModels() }
+            throw error
+        }
+        try refreshRegisteredModels()
+    }
+
+    /// Takes a store's successful save into the context: inserted models get their permanent
+    /// identifiers, deleted ones leave, and none of them is pending any more. An insert the
+    /// store merged into an existing model (an upsert) shares that model's backing data, so
+    /// both objects show and change the one model.
+    private func commit(
+        inserted: [any PersistentModel], changed: [any PersistentModel], deleted: [any PersistentModel],
+        remapped: [PersistentIdentifier: PersistentIdentifier]
+    ) {
+        func share<M: PersistentModel>(_ model: M, backingOf existing: any PersistentModel) {
+            guard let existing = existing as? M else { return }
+            model.persistentBackingData = existing.persistentBackingData
+        }
+        var done: Set<PersistentIdentifier> = []
         for model in inserted {
-            let backing = model.backing
-            let temporary = backing.persistentModelID
+            let temporary = model.persistentModelID
+            done.insert(temporary)
             registry[temporary] = nil
             let permanent = remapped[temporary] ?? temporary
-            backing.persistentModelID = permanent
-            registry[permanent] = model
+            model.backing.persistentModelID = permanent
+            if let existing = registry[permanent], existing !== model {
+                share(model, backingOf: existing)
+            } else {
+                registry[permanent] = model
+            }
         }
+        for model in changed { done.insert(model.persistentModelID) }
         for model in deleted {
+            done.insert(model.persistentModelID)
             registry[model.persistentModelID] = nil
             model.backing.detach()
         }
-        insertedIdentifiers = []
-        changedIdentifiers = []
-        deletedIdentifiers = []
-        try refreshRegisteredModels()
+        removePending(done)
     }
 
     /// A store that rewrites references between models inserted in one save (tripdoc's own do)
@@ -80,7 +110,8 @@ extension ModelContext {
     private func refreshRegisteredModels() throws {
         snapshotCache = [:]
         for store in container.stores {
-            let ids = registry.keys.filter { (try? container.store(for: $0.entityName)) === store }
+            // Models still pending (a store that refused) keep their unsaved state.
+            let ids = registry.keys.filter { !pending.contains($0) && (try? container.store(for: $0.entityName)) === store }
             guard !ids.isEmpty else { continue }
             var snapshots = try store.cachedSnapshots(for: ids, editingState: editingState)
             if snapshots.count < ids.count {

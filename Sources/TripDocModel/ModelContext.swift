@@ -23,6 +23,8 @@ public final class ModelContext {
     var changedIdentifiers: [PersistentIdentifier] = []
     /// Registered models deleted and not yet saved, in order.
     var deletedIdentifiers: [PersistentIdentifier] = []
+    /// Every identifier in the three lists, for quick membership tests.
+    var pending: Set<PersistentIdentifier> = []
     /// Snapshots stores offered alongside fetches, for resolving relationships.
     var snapshotCache: [PersistentIdentifier: DefaultSnapshot] = [:]
 
@@ -51,15 +53,21 @@ public final class ModelContext {
     /// The models deleted and not yet saved.
     public var deletedModelsArray: [any PersistentModel] { deletedIdentifiers.compactMap { registry[$0] } }
 
-    func hasPendingChanges(_ id: PersistentIdentifier) -> Bool {
-        insertedIdentifiers.contains(id) || changedIdentifiers.contains(id) || deletedIdentifiers.contains(id)
-    }
+    func hasPendingChanges(_ id: PersistentIdentifier) -> Bool { pending.contains(id) }
 
     func modelDidChange(_ id: PersistentIdentifier) {
-        guard registry[id] != nil, !insertedIdentifiers.contains(id), !deletedIdentifiers.contains(id),
-            !changedIdentifiers.contains(id)
-        else { return }
+        guard registry[id] != nil, !pending.contains(id) else { return }
         changedIdentifiers.append(id)
+        pending.insert(id)
+    }
+
+    /// Takes identifiers out of the pending lists.
+    func removePending(_ ids: Set<PersistentIdentifier>) {
+        guard !ids.isEmpty else { return }
+        insertedIdentifiers.removeAll { ids.contains($0) }
+        changedIdentifiers.removeAll { ids.contains($0) }
+        deletedIdentifiers.removeAll { ids.contains($0) }
+        pending.subtract(ids)
     }
 
     // MARK: Insert and delete
@@ -74,8 +82,11 @@ public final class ModelContext {
         let id = backing.persistentModelID
         if backing.context === self, registry[id] != nil {
             if let index = deletedIdentifiers.firstIndex(of: id) {
+                // Deleted, then inserted again: it is a changed model again (its edits count).
                 deletedIdentifiers.remove(at: index)
+                pending.remove(id)
                 backing.isDeleted = false
+                modelDidChange(id)
             }
             return
         }
@@ -83,6 +94,7 @@ public final class ModelContext {
         backing.isDeleted = false
         registry[id] = model
         insertedIdentifiers.append(id)
+        pending.insert(id)
         // Relationships set before the model was inserted: their destinations join the context
         // and get the inverse.
         for property in backing.description.properties where property.isRelationship {
@@ -101,6 +113,7 @@ public final class ModelContext {
         guard backing.context === self, registry[id] != nil, !deletedIdentifiers.contains(id) else { return }
         if let index = insertedIdentifiers.firstIndex(of: id) {
             insertedIdentifiers.remove(at: index)
+            pending.remove(id)
             for property in backing.description.properties where property.isRelationship {
                 relationshipDidChange(of: model, property: property, removed: backing.destinations(of: property), added: [])
             }
@@ -111,6 +124,7 @@ public final class ModelContext {
         }
         changedIdentifiers.removeAll { $0 == id }
         deletedIdentifiers.append(id)
+        pending.insert(id)
         backing.isDeleted = true
     }
 
@@ -136,6 +150,7 @@ public final class ModelContext {
         insertedIdentifiers = []
         changedIdentifiers = []
         deletedIdentifiers = []
+        pending = []
     }
 
     /// Runs `block` and saves; if either throws, rolls back and rethrows.

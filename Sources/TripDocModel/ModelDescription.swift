@@ -81,6 +81,9 @@ struct ModelDescription: @unchecked Sendable {
 
     private static func kind(of metadata: Schema.PropertyMetadata, in type: Any.Type) -> Property.Kind {
         let valueType = metadata.valueType
+        if let list = valueType as? any OptionalModelList.Type {
+            return .relationship(destination: list.destinationType, isToMany: true, isOptional: true)
+        }
         if let relationship = valueType as? any RelationshipValue.Type {
             return .relationship(
                 destination: relationship.destinationType, isToMany: relationship.isToMany,
@@ -120,4 +123,15 @@ extension Array: RelationshipValue where Element: PersistentModel {
     public static var destinationType: any PersistentModel.Type { Element.self }
     public static var isToMany: Bool { true }
     public static var isOptional: Bool { false }
+}
+
+/// An optional array of models (`var items: [Item]? = []`, the spelling CloudKit-ready models use):
+/// a to-many relationship whose `nil` reads as no models.
+public protocol OptionalModelList {
+    /// The model type at the other end.
+    static var destinationType: any PersistentModel.Type { get }
+}
+
+extension Optional: OptionalModelList where Wrapped: RelationshipValue, Wrapped: RangeReplaceableCollection {
+    public static var destinationType: any PersistentModel.Type { Wrapped.destinationType }
 }
