@@ -7,6 +7,9 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "TripDoc", targets: ["TripDoc"]),
+        // The document model and the three formats without the typed layer (and its macros):
+        // what tools that only read and write documents need, such as the fuzz targets in Fuzz/.
+        .library(name: "TripDocDocuments", targets: ["TripDocCore", "TripDocJSON", "TripDocPlist", "TripDocBundle"]),
         .executable(name: "tripdoc", targets: ["tripdoc"]),
     ],
     dependencies: [
