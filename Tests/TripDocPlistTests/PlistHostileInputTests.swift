@@ -53,6 +53,27 @@ import TripDocTestSupport
         #expect(!error.description.contains("root:"))
     }
 
+    /// Found by fuzzing review: a comment with an unbalanced quote must not hide the real DOCTYPE.
+    @Test func aCommentCannotHideAnInternalSubset() throws {
+        let text = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!-- <!DOCTYPE " -->
+            <!DOCTYPE plist [ <!ENTITY a "aaaaaaaaaa"> ]>
+            <plist version="1.0"><dict/></plist>
+            """
+        let error = try #require(readError(text))
+        #expect(error.message.contains("internal subset"), "\(error)")
+        #expect(error.location?.line == 3)
+    }
+
+    @Test func aCommentMentioningADoctypeIsNotRefused() throws {
+        let text = Self.prologue.replacingOccurrences(
+            of: "<!DOCTYPE", with: "<!-- an old <!DOCTYPE x [ ] > lived here -->\n<!DOCTYPE")
+            + "<plist version=\"1.0\"><dict/></plist>"
+        let error = readError(text)
+        #expect(error.map { !$0.message.contains("internal subset") } ?? true, "\(String(describing: error))")
+    }
+
     @Test func anUndeclaredEntityIsAnError() throws {
         let error = try #require(readError(Self.prologue + "<plist version=\"1.0\"><dict><key>&secret;</key></dict></plist>"))
         #expect(error.message.contains("&secret;"), "\(error)")
