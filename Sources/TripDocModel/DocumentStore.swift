@@ -256,65 +256,42 @@ public struct ModelConfiguration: DocumentStoreConfiguration {
     }
 }
 
+/// A document format a configuration can name by type: it has an initializer with no arguments.
+public protocol DefaultDocumentFormat: DocumentFormat {
+    init()
+}
+
+extension JSONFormat: DefaultDocumentFormat {}
+extension PlistFormat: DefaultDocumentFormat {}
+extension BundleFormat: DefaultDocumentFormat {}
+
+/// A document store in one format named explicitly, whatever the file's extension:
+/// ``JSONStoreConfiguration``, ``PlistStoreConfiguration``, ``BundleStoreConfiguration``.
+public struct FormatStoreConfiguration<Format: DefaultDocumentFormat>: DocumentStoreConfiguration {
+    public typealias Store = DocumentStore<FormatStoreConfiguration<Format>>
+    public var name: String
+    public var schema: Schema?
+    public var url: URL
+    public var isStoredInMemoryOnly: Bool { false }
+    public var allowsSave: Bool
+
+    /// A store in the document at `url`.
+    public init(name: String? = nil, schema: Schema? = nil, url: URL, allowsSave: Bool = true) {
+        self.name = name ?? url.deletingPathExtension().lastPathComponent
+        self.schema = schema
+        self.url = url
+        self.allowsSave = allowsSave
+    }
+
+    public func documentFormat() throws -> any DocumentFormat { Format() }
+}
+
 /// A JSON document store, named explicitly.
-public struct JSONStoreConfiguration: DocumentStoreConfiguration {
-    public typealias Store = DocumentStore<JSONStoreConfiguration>
-    public var name: String
-    public var schema: Schema?
-    public var url: URL
-    public var isStoredInMemoryOnly: Bool { false }
-    public var allowsSave: Bool
-
-    /// A store in the JSON document at `url`, whatever its extension.
-    public init(name: String? = nil, schema: Schema? = nil, url: URL, allowsSave: Bool = true) {
-        self.name = name ?? url.deletingPathExtension().lastPathComponent
-        self.schema = schema
-        self.url = url
-        self.allowsSave = allowsSave
-    }
-
-    public func documentFormat() throws -> any DocumentFormat { JSONFormat() }
-}
-
+public typealias JSONStoreConfiguration = FormatStoreConfiguration<JSONFormat>
 /// An XML property-list document store, named explicitly.
-public struct PlistStoreConfiguration: DocumentStoreConfiguration {
-    public typealias Store = DocumentStore<PlistStoreConfiguration>
-    public var name: String
-    public var schema: Schema?
-    public var url: URL
-    public var isStoredInMemoryOnly: Bool { false }
-    public var allowsSave: Bool
-
-    /// A store in the property list at `url`, whatever its extension.
-    public init(name: String? = nil, schema: Schema? = nil, url: URL, allowsSave: Bool = true) {
-        self.name = name ?? url.deletingPathExtension().lastPathComponent
-        self.schema = schema
-        self.url = url
-        self.allowsSave = allowsSave
-    }
-
-    public func documentFormat() throws -> any DocumentFormat { PlistFormat() }
-}
-
+public typealias PlistStoreConfiguration = FormatStoreConfiguration<PlistFormat>
 /// A zipped bundle document store, named explicitly.
-public struct BundleStoreConfiguration: DocumentStoreConfiguration {
-    public typealias Store = DocumentStore<BundleStoreConfiguration>
-    public var name: String
-    public var schema: Schema?
-    public var url: URL
-    public var isStoredInMemoryOnly: Bool { false }
-    public var allowsSave: Bool
-
-    /// A store in the bundle at `url`, whatever its extension.
-    public init(name: String? = nil, schema: Schema? = nil, url: URL, allowsSave: Bool = true) {
-        self.name = name ?? url.deletingPathExtension().lastPathComponent
-        self.schema = schema
-        self.url = url
-        self.allowsSave = allowsSave
-    }
-
-    public func documentFormat() throws -> any DocumentFormat { BundleFormat() }
-}
+public typealias BundleStoreConfiguration = FormatStoreConfiguration<BundleFormat>
 
 /// The default store's type (SwiftData's `DefaultStore`).
 public typealias DefaultStore = DocumentStore<ModelConfiguration>

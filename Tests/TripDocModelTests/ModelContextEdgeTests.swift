@@ -116,4 +116,19 @@ final class Song {
         context.container.deleteAllData()
         #expect(try ModelContext(context.container).fetchCount(FetchDescriptor<Trip>()) == 0)
     }
+
+    @Test func anExplicitConfigurationChoosesTheFormatWhateverTheExtension() throws {
+        let configurations: [(any DataStoreConfiguration, URL, [UInt8])] = [
+            (JSONStoreConfiguration(url: folder.appendingPathComponent("a.data")), folder.appendingPathComponent("a.data"), Array("{".utf8)),
+            (PlistStoreConfiguration(url: folder.appendingPathComponent("b.data")), folder.appendingPathComponent("b.data"), Array("<?xml".utf8)),
+            (BundleStoreConfiguration(url: folder.appendingPathComponent("c.data")), folder.appendingPathComponent("c.data"), [0x50, 0x4B]),
+        ]
+        for (configuration, url, signature) in configurations {
+            let context = ModelContext(try ModelContainer(for: Trip.self, configurations: configuration))
+            context.insert(Trip(name: "Rome", destination: "Italy", startDate: Self.start, endDate: Self.start))
+            try context.save()
+            #expect(try Data(contentsOf: url).starts(with: signature), "\(url.lastPathComponent)")
+            #expect(try ModelContext(context.container).fetchCount(FetchDescriptor<Trip>()) == 1)
+        }
+    }
 }
