@@ -75,7 +75,11 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
                     "\(description.entityName).\(property.name) was read after the ModelContext that fetched the model "
                         + "was released: keep the context for as long as you use its models")
             }
-            let value = context.resolve(stored, property: property) as! Value
+            guard let value = context.resolve(stored, property: property) as? Value else {
+                preconditionFailure(
+                    "\(description.entityName).\(property.name) is a required relationship whose destination no longer "
+                        + "exists (it was deleted or nullified); declare it optional")
+            }
             values[key] = value
             unresolved[key] = nil
             return value
