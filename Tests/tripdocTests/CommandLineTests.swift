@@ -298,6 +298,20 @@ import Testing
         #expect(text.contains("Archive entries:\n  name "))
     }
 
+    // MARK: Progress
+
+    @Test func aConversionShowsProgressOnlyWhenAsked() throws {
+        let quiet = try tripdoc.run(["convert", "trips.json", "quiet.plist"])
+        #expect(quiet.status == 0)
+        #expect(quiet.stderr == "", "standard error is not a terminal here")
+        let shown = try tripdoc.run(["convert", "trips.json", "shown.plist"], environment: ["TRIPDOC_PROGRESS": "1"])
+        #expect(shown.status == 0)
+        #expect(shown.stderr.contains("tripdoc: reading trips.json: 0 entities, 0 snapshots"), "\(shown.stderr)")
+        #expect(shown.stderr.contains("tripdoc: writing shown.plist: 0 entities, 0 of 13 snapshots (0%"), "\(shown.stderr)")
+        #expect(shown.stderr.hasSuffix("\r\u{1B}[K"), "the line is cleared at the end")
+        #expect(try tripdoc.contents("quiet.plist").count == tripdoc.contents("shown.plist").count)
+    }
+
     // MARK: Reading limits
 
     @Test func aDocumentOverALimitIsRefusedNamingTheLimitAndHowToRaiseIt() throws {

@@ -36,11 +36,13 @@ struct TripDocRunner {
         try run(arguments, input: input)
     }
 
-    /// Runs `tripdoc` with `arguments` in the folder, with `input` on standard input.
-    func run(_ arguments: [String], input: Data = Data()) throws -> Outcome {
+    /// Runs `tripdoc` with `arguments` in the folder, with `input` on standard input and
+    /// `environment` added to this process's environment.
+    func run(_ arguments: [String], input: Data = Data(), environment: [String: String] = [:]) throws -> Outcome {
         let process = Process()
         process.executableURL = program
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         process.currentDirectoryURL = folder
         // Standard error goes to a file so that neither pipe can fill up and block the child.
         let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("stderr-\(UUID().uuidString)")

@@ -312,7 +312,9 @@ public struct DocumentDecoder {
             }
             snapshots.append(snapshot)
             index += 1
+            CodingProgress.tick(index)
         }
+        CodingProgress.finishEntity(index)
     }
 
     private func decodeSnapshot<R: StructuredReader>(

@@ -73,7 +73,11 @@ public struct DocumentEncoder {
     ) throws {
         let plan = EntityCodingPlan(entity)
         writer.beginArray()
-        for snapshot in snapshots { try encodeSnapshot(snapshot, plan: plan, to: &writer) }
+        for (index, snapshot) in snapshots.enumerated() {
+            try encodeSnapshot(snapshot, plan: plan, to: &writer)
+            CodingProgress.tick(index + 1)
+        }
+        CodingProgress.finishEntity(snapshots.count)
         writer.endArray()
     }
 

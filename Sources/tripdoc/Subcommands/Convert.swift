@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TripDoc
 import TripDocKit
 
 extension TripDocCommand {
@@ -11,7 +12,10 @@ extension TripDocCommand {
                 extension selects, or --to. OUT is a new store: it gets a new store identifier and \
                 every identifier and reference is remapped to it consistently. IN is never changed; \
                 OUT is written atomically, so a failure leaves no partial file. A document with \
-                integrity problems (see tripdoc inspect) is refused.
+                integrity problems (see tripdoc inspect) is refused. When standard error is a \
+                terminal, a progress line shows the entities and snapshots read and written, the \
+                rate and the time left (TRIPDOC_PROGRESS=0 hides it, TRIPDOC_PROGRESS=1 shows it \
+                anywhere).
 
                 Examples:
                   tripdoc convert trips.json copy.json
@@ -50,10 +54,18 @@ extension TripDocCommand {
             try destination.check(notSameAs: input)
             let tableDestination = remapTable.map { OutputDestination(path: $0, force: force) }
             try tableDestination?.check(notSameAs: input)
-            let source = try DocumentFile.read(input, limits: limitOptions.limits())
-            let conversion = try DocumentConversion(
-                source: source, storeIdentifier: storeIdentifier, renumber: renumber)
-            let data = try format.writeDocument(conversion.document)
+            let limits = try limitOptions.limits()
+            let progress = TerminalProgress.forStandardError()
+            defer { progress?.finish() }
+            let (conversion, data) = try CodingProgress.$observer.withValue(progress) {
+                progress?.begin("reading \(input)")
+                let source = try DocumentFile.read(input, limits: limits)
+                let conversion = try DocumentConversion(
+                    source: source, storeIdentifier: storeIdentifier, renumber: renumber)
+                progress?.begin("writing \(output)", total: conversion.document.snapshots.count)
+                return (conversion, try format.writeDocument(conversion.document))
+            }
+            progress?.finish()
             let table = try tableDestination.map { _ in try RemapTable(conversion).jsonData() }
             try destination.write(data)
             if let tableDestination, let table { try tableDestination.write(table) }
