@@ -145,11 +145,9 @@ public final class DocumentStore<Configuration: DocumentStoreConfiguration>: Dat
     /// document records deleted history as a point before which nothing is kept (docs/FORMATS.md 2.5).
     public func deleteHistory(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>) throws {
         guard configuration.allowsSave else { throw ModelContextError.saveNotAllowed(configuration.name) }
-        var selection = descriptor
-        selection.sortBy = []
-        selection.fetchLimit = nil
+        // One read of the history: the selection is the predicate applied to all of it.
         let all = try fetchHistory(HistoryDescriptor())
-        let matching = Set(try fetchHistory(selection).map(\.token))
+        let matching = Set(try all.filter { try descriptor.predicate?.evaluate($0) ?? true }.map(\.token))
         guard !matching.isEmpty else { return }
         let prefix = all.prefix { matching.contains($0.token) }
         guard prefix.count == matching.count, let last = prefix.last else {
