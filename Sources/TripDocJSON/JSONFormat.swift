@@ -27,10 +27,25 @@ public struct JSONFormat: DocumentFormat {
         }
     }
 
+    public func readDocument<Sink: DocumentDecodingSink>(
+        from data: Data, file: String, limits: DocumentLimits, into sink: inout Sink
+    ) throws {
+        try limits.checkDocumentSize(data.count, file: file)
+        try data.withUnsafeBytes { bytes in
+            var reader = JSONReader(bytes: bytes, limits: limits)
+            try DocumentDecoder(limits: limits).decode(from: &reader, file: file, into: &sink)
+        }
+    }
+
     public func writeDocument(_ document: Document) throws -> Data {
-        var writer = JSONWriter(capacity: max(1 << 16, document.snapshots.count * 160))
-        try DocumentEncoder().encode(document, to: &writer)
-        return Data(writer.bytes)
+        var data = Data()
+        var writer = makeStreamWriter { data.append(contentsOf: $0) }
+        try writer.write(document)
+        return data
+    }
+
+    public func makeStreamWriter(sink: @escaping DocumentByteSink) -> any DocumentStreamWriter {
+        StructuredDocumentStreamWriter(writer: JSONWriter(capacity: 2 * StructuredDocumentStreamWriter<JSONWriter>.pieceSize), sink: sink)
     }
 }
 

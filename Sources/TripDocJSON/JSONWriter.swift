@@ -3,7 +3,7 @@ import TripDocCore
 
 /// Writes the shared coding's calls as JSON text: two-space indentation, and containers nested
 /// ``compactLevel`` deep or deeper (a snapshot, a schema entity) on one line.
-public struct JSONWriter: StructuredWriter {
+public struct JSONWriter: StructuredWriter, DrainableStructuredWriter {
     /// The bytes written so far.
     public private(set) var bytes: [UInt8] = []
     /// Containers at this nesting level or deeper are written on one line.
@@ -140,5 +140,15 @@ public struct JSONWriter: StructuredWriter {
             }
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+}
+
+extension JSONWriter {
+    public var bufferedByteCount: Int { bytes.count }
+
+    public mutating func drain(into output: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+        guard !bytes.isEmpty else { return }
+        try bytes.withUnsafeBytes { try output($0) }
+        bytes.removeAll(keepingCapacity: true)
     }
 }

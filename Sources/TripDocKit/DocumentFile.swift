@@ -31,9 +31,7 @@ public struct DocumentFile {
 
     /// Reads the document in `data`, which came from `path`, under `limits`.
     public static func read(_ data: Data, path: String, limits: DocumentLimits = .standard) throws -> DocumentFile {
-        guard let format = DocumentFormats.recognizing(data) else {
-            throw TripDocError.unrecognizedFormat(path: path, start: describeStart(of: data))
-        }
+        let format = try Self.format(of: data, path: path)
         let document = try format.readDocument(from: data, file: path, limits: limits)
         return DocumentFile(path: path, format: format, size: data.count, document: document)
     }
@@ -62,6 +60,16 @@ public struct DocumentFile {
             results.lock.withLock { results.values[index] = result }
         }
         return (try results.values[0]!.get(), try results.values[1]!.get())
+    }
+
+    /// The format whose bytes `data` (from `path`) starts with.
+    ///
+    /// - Throws: ``TripDocError/unrecognizedFormat(path:start:)``.
+    public static func format(of data: Data, path: String) throws -> any DocumentFormat {
+        guard let format = DocumentFormats.recognizing(data) else {
+            throw TripDocError.unrecognizedFormat(path: path, start: describeStart(of: data))
+        }
+        return format
     }
 
     private static func describeStart(of data: Data) -> String {
@@ -93,6 +101,20 @@ public struct OutputDestination {
         guard path != "-" else { return }
         if let input, input != "-", Self.sameFile(input, path) { throw TripDocError.outputIsInput(path: path) }
         if !force, FileManager.default.fileExists(atPath: path) { throw TripDocError.outputExists(path: path) }
+    }
+
+    /// Writes what `produce` hands its sink, piece by piece: atomically for a file (nothing is
+    /// left when `produce` throws), collected and written at the end for standard output.
+    public func write(_ produce: (@escaping DocumentByteSink) throws -> Void) throws {
+        if path == "-" {
+            var data = Data()
+            try produce { data.append(contentsOf: $0) }
+            FileHandle.standardOutput.write(data)
+        } else {
+            try AtomicFileWriter().write(to: path) { output in
+                try produce { try output.write($0) }
+            }
+        }
     }
 
     /// Writes `data`, atomically for a file.

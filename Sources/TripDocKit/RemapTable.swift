@@ -13,6 +13,14 @@ public struct RemapTable: Codable, Hashable, Sendable {
     /// Each history token of the old store and the token of the same transaction in the new one.
     public var tokens: [String: String]?
 
+    /// A table from its parts.
+    public init(fromStore: String, toStore: String, identifiers: [String: [String: String]], tokens: [String: String]?) {
+        self.fromStore = fromStore
+        self.toStore = toStore
+        self.identifiers = identifiers
+        self.tokens = tokens
+    }
+
     /// The table of a conversion.
     public init(_ conversion: DocumentConversion) {
         fromStore = conversion.identifiers.keys.first?.storeIdentifier ?? ""

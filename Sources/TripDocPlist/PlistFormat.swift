@@ -26,29 +26,48 @@ public struct PlistFormat: DocumentFormat {
     public static let maximumValueLength = 10_000_000
 
     public func readDocument(from data: Data, file: String, limits: DocumentLimits) throws -> Document {
+        try withReader(over: data, file: file, limits: limits) { reader in
+            try DocumentDecoder(limits: limits).decode(from: &reader, file: file)
+        }
+    }
+
+    public func readDocument<Sink: DocumentDecodingSink>(
+        from data: Data, file: String, limits: DocumentLimits, into sink: inout Sink
+    ) throws {
+        try withReader(over: data, file: file, limits: limits) { reader in
+            try DocumentDecoder(limits: limits).decode(from: &reader, file: file, into: &sink)
+        }
+    }
+
+    /// Runs `body` with a reader over `data`, after the checks made before libxml2 sees anything.
+    private func withReader<T>(
+        over data: Data, file: String, limits: DocumentLimits, _ body: (inout PlistReader) throws -> T
+    ) throws -> T {
         try limits.checkDocumentSize(data.count, file: file)
         if let problem = Self.encodingProblem(data) {
             throw DocumentReadError(
                 file: file, location: SourceLocation(line: 1), message: problem,
                 hint: "Convert the file to UTF-8 first")
         }
-        let input = XMLInput(data)
-        if let offset = input.internalSubsetOffset() {
-            let line = data.prefix(offset).reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
-            throw DocumentReadError(
-                file: file, location: SourceLocation(line: line),
-                message: "the document type declares an internal subset ('[' … ']'), where entities are defined; "
-                    + "tripdoc refuses it because property lists never need one and entities can expand "
-                    + "without bound or read local files",
-                hint: "Remove the internal subset, or convert the file with a trusted tool")
-        }
-        do {
-            var reader = try PlistReader(input: input, limits: limits)
-            return try DocumentDecoder(limits: limits).decode(from: &reader, file: file)
-        } catch let error as StructuredReadError {
-            throw DocumentReadError(
-                file: file, location: error.location, message: error.message,
-                hint: error.hint ?? "The file is damaged or is not a tripdoc document")
+        return try data.withUnsafeBytes { bytes in
+            let input = XMLInput(borrowing: bytes)
+            if let offset = input.internalSubsetOffset() {
+                let line = data.prefix(offset).reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
+                throw DocumentReadError(
+                    file: file, location: SourceLocation(line: line),
+                    message: "the document type declares an internal subset ('[' … ']'), where entities are defined; "
+                        + "tripdoc refuses it because property lists never need one and entities can expand "
+                        + "without bound or read local files",
+                    hint: "Remove the internal subset, or convert the file with a trusted tool")
+            }
+            do {
+                var reader = try PlistReader(input: input, limits: limits)
+                return try body(&reader)
+            } catch let error as StructuredReadError {
+                throw DocumentReadError(
+                    file: file, location: error.location, message: error.message,
+                    hint: error.hint ?? "The file is damaged or is not a tripdoc document")
+            }
         }
     }
 
@@ -73,18 +92,33 @@ public struct PlistFormat: DocumentFormat {
     }
 
     public func writeDocument(_ document: Document) throws -> Data {
-        for entity in document.schema.entities {
+        var data = Data()
+        var writer = makeStreamWriter { data.append(contentsOf: $0) }
+        try writer.write(document)
+        return data
+    }
+
+    public func makeStreamWriter(sink: @escaping DocumentByteSink) -> any DocumentStreamWriter {
+        PlistStreamWriter(
+            base: StructuredDocumentStreamWriter(
+                writer: PlistWriter(capacity: 2 * StructuredDocumentStreamWriter<PlistWriter>.pieceSize), sink: sink,
+                check: Self.checkLengths(of:)))
+    }
+
+    /// Refuses a header, schema or history holding text longer than one plist element may hold.
+    static func checkLengths(header: DocumentHeader, schema: Schema, history: DocumentHistory) throws {
+        for entity in schema.entities {
             for attribute in entity.attributes {
                 if let value = attribute.defaultValue, Self.longestText(in: value) > Self.maximumValueLength {
                     throw DocumentWriteError(
                         identifier: PersistentIdentifier(
-                            storeIdentifier: document.storeIdentifier, entityName: entity.name, primaryKey: "(schema)"),
+                            storeIdentifier: header.storeIdentifier, entityName: entity.name, primaryKey: "(schema)"),
                         property: attribute.name,
                         message: "has a default value longer than the \(Self.maximumValueLength) bytes one plist element may hold")
                 }
             }
         }
-        for transaction in document.history.transactions {
+        for transaction in history.transactions {
             for change in transaction.changes {
                 let values: [String: SnapshotValue] =
                     switch change {
@@ -100,17 +134,16 @@ public struct PlistFormat: DocumentFormat {
                 }
             }
         }
-        for snapshot in document.snapshots {
-            for (property, value) in snapshot.values where Self.longestText(in: value) > Self.maximumValueLength {
-                throw DocumentWriteError(
-                    identifier: snapshot.persistentIdentifier, property: property,
-                    message: "is longer than the \(Self.maximumValueLength) bytes one plist element may hold; "
-                        + "write the document as a bundle, which keeps large data in entries of its own")
-            }
+    }
+
+    /// Refuses a snapshot holding text longer than one plist element may hold.
+    static func checkLengths(of snapshot: DefaultSnapshot) throws {
+        for (property, value) in snapshot.values where Self.longestText(in: value) > Self.maximumValueLength {
+            throw DocumentWriteError(
+                identifier: snapshot.persistentIdentifier, property: property,
+                message: "is longer than the \(Self.maximumValueLength) bytes one plist element may hold; "
+                    + "write the document as a bundle, which keeps large data in entries of its own")
         }
-        var writer = PlistWriter(capacity: max(1 << 16, document.snapshots.count * 300))
-        try DocumentEncoder().encode(document, to: &writer)
-        return Data(writer.bytes)
     }
 
     /// The most bytes one element of `value` takes as text (base64 for data).
@@ -127,3 +160,18 @@ public struct PlistFormat: DocumentFormat {
         }
     }
 }
+
+/// The plist's stream writer: the shared one, after the plist's length checks.
+private struct PlistStreamWriter: DocumentStreamWriter {
+    var base: StructuredDocumentStreamWriter<PlistWriter>
+
+    mutating func begin(header: DocumentHeader, schema: Schema, history: DocumentHistory) throws {
+        try PlistFormat.checkLengths(header: header, schema: schema, history: history)
+        try base.begin(header: header, schema: schema, history: history)
+    }
+    mutating func beginEntity(_ entity: Schema.Entity) throws { try base.beginEntity(entity) }
+    mutating func add(_ snapshot: DefaultSnapshot) throws { try base.add(snapshot) }
+    mutating func endEntity() throws { try base.endEntity() }
+    mutating func finish() throws { try base.finish() }
+}
+

@@ -8,8 +8,10 @@ import TripDocCore
 /// would be read back as a line feed). A string holding a character XML 1.0 cannot carry
 /// (U+0000–U+0008, U+000B, U+000C, U+000E–U+001F, U+FFFE, U+FFFF) is written as `<data>` with its
 /// UTF-8 bytes; readers decode it back where the schema says String.
-struct PlistWriter: StructuredWriter {
+struct PlistWriter: StructuredWriter, DrainableStructuredWriter {
     private(set) var bytes: [UInt8] = []
+    /// The last byte handed out by ``drain(into:)``, for the line-break rule.
+    private var lastDrainedByte: UInt8?
     let compactLevel: Int
 
     private enum Container { case dict, array }
@@ -44,7 +46,7 @@ struct PlistWriter: StructuredWriter {
 
     private mutating func newline() {
         guard !isCompact else { return }
-        if bytes.last != UInt8(ascii: "\n") { bytes.append(UInt8(ascii: "\n")) }
+        if (bytes.last ?? lastDrainedByte) != UInt8(ascii: "\n") { bytes.append(UInt8(ascii: "\n")) }
         for _ in 0..<level { bytes.append(UInt8(ascii: "\t")) }
     }
 
@@ -129,5 +131,16 @@ struct PlistWriter: StructuredWriter {
             default: bytes.append(byte)
             }
         }
+    }
+}
+
+extension PlistWriter {
+    var bufferedByteCount: Int { bytes.count }
+
+    mutating func drain(into output: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+        guard let last = bytes.last else { return }
+        try bytes.withUnsafeBytes { try output($0) }
+        lastDrainedByte = last
+        bytes.removeAll(keepingCapacity: true)
     }
 }

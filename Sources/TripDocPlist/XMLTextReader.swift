@@ -42,7 +42,7 @@ final class XMLTextReader {
         }
         let options = Int32(XML_PARSE_NONET.rawValue)
         // The corresponding C function is `xmlReaderForMemory`; it does not copy the buffer,
-        // which `input` owns and keeps alive as long as this reader.
+        // which the caller keeps alive as long as this reader.
         guard
             let reader = xmlReaderForMemory(
                 input.bytes.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(input.count), nil, "UTF-8",
@@ -107,20 +107,31 @@ final class XMLTextReader {
     var column: Int { Int(xmlTextReaderGetParserColumnNumber(reader)) }
 }
 
-/// A document's bytes, copied once into memory that outlives every ``XMLTextReader`` over them.
+/// A document's bytes, borrowed for as long as any ``XMLTextReader`` reads them: the caller
+/// keeps them alive (``PlistFormat`` reads inside `Data.withUnsafeBytes`), so a mapped file is
+/// never copied.
 final class XMLInput {
-    let bytes: UnsafeMutableRawBufferPointer
+    let bytes: UnsafeRawBufferPointer
+    /// A byte standing in for an empty document: libxml2 wants a non-null buffer.
+    private let emptyByte: UnsafeMutableRawPointer?
 
-    init(_ data: Data) {
-        bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, data.count), alignment: 1)
-        data.copyBytes(to: bytes.bindMemory(to: UInt8.self))
-        count = data.count
+    init(borrowing bytes: UnsafeRawBufferPointer) {
+        if bytes.baseAddress == nil || bytes.isEmpty {
+            let byte = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)
+            byte.storeBytes(of: 0, as: UInt8.self)
+            emptyByte = byte
+            self.bytes = UnsafeRawBufferPointer(start: byte, count: 1)
+        } else {
+            emptyByte = nil
+            self.bytes = bytes
+        }
+        count = bytes.count
     }
+
+    deinit { emptyByte?.deallocate() }
 
     /// The number of bytes (the buffer has at least one, for an empty document).
     let count: Int
-
-    deinit { bytes.deallocate() }
 
     /// The byte offset of a `<!DOCTYPE … [` internal subset, or `nil` when the document has none.
     /// An internal subset is where entities (billion laughs, external entities) are declared;

@@ -56,9 +56,11 @@ public struct DocumentDecoder {
     ) throws -> [DefaultSnapshot] {
         try reported(file: file) {
             var snapshots: [DefaultSnapshot] = []
-            try within(prefix) {
+            var count = 0
+            _ = try within(prefix) {
                 try decodeEntitySnapshots(
-                    into: &snapshots, from: &reader, plan: EntityCodingPlan(entity), storeIdentifier: storeIdentifier)
+                    from: &reader, plan: EntityCodingPlan(entity), storeIdentifier: storeIdentifier, counted: &count
+                ) { snapshots.append($0) }
             }
             try reader.finish()
             return snapshots
@@ -130,7 +132,27 @@ public struct DocumentDecoder {
         return "Fix the value in the file, or restore the document from a copy"
     }
 
+    /// Reads a whole document into memory.
     private func decodeDocument<R: StructuredReader>(from reader: inout R) throws -> Document {
+        var collector = DocumentCollector()
+        try decodeSections(from: &reader, into: &collector)
+        return collector.document!
+    }
+
+    /// Reads a document and hands it to `sink` piece by piece (see ``DocumentDecodingSink``), so
+    /// that a document far larger than memory can be converted or checked. `file` names the file
+    /// in error messages; errors `sink` throws pass through unchanged.
+    ///
+    /// - Throws: ``DocumentReadError``, or what `sink` throws.
+    public func decode<R: StructuredReader, Sink: DocumentDecodingSink>(
+        from reader: inout R, file: String, into sink: inout Sink
+    ) throws {
+        try reported(file: file) { try decodeSections(from: &reader, into: &sink) }
+    }
+
+    private func decodeSections<R: StructuredReader, Sink: DocumentDecodingSink>(
+        from reader: inout R, into sink: inout Sink
+    ) throws {
         let rootStart = reader.bookmark
         guard try reader.peekKind() == .object else {
             throw failure(
@@ -138,14 +160,39 @@ public struct DocumentDecoder {
                 "this is not a tripdoc document: expected an object with header, schema and snapshots, found "
                     + (try reader.peekKind()).article)
         }
-        // Sections are decoded as soon as what they depend on is known (the header and schema
-        // first, as tripdoc writes them: one pass); any that come too early are bookmarked,
-        // skipped, and decoded afterwards.
+        // Sections are decoded as soon as what they depend on is known: the header and schema
+        // first. tripdoc writes header, history, schema, snapshots, so the history is bookmarked,
+        // skipped, and read when the snapshots are reached (going back only over the history and
+        // schema), and the snapshots are streamed to the sink in one pass. Sections that come
+        // before the header or schema are bookmarked, skipped, and decoded at the end.
         var sections: [String: R.Bookmark] = [:]
         var header: DocumentHeader?
         var schema: Schema?
-        var snapshots: [DefaultSnapshot]?
         var history: DocumentHistory?
+        var begun = false
+        var snapshotsDone = false
+
+        func checkHeader(_ header: DocumentHeader, _ schema: Schema) throws {
+            if let problem = Self.headerProblem(header, schema: schema) {
+                var failure = failure(at: sections["header"]!, in: reader, problem.text)
+                failure.keyPath = problem.keyPath.split(separator: ".").reversed().map(String.init)
+                throw failure
+            }
+        }
+        func readSkippedHistory(_ header: DocumentHeader, _ schema: Schema) throws {
+            guard history == nil, let historyStart = sections["history"] else { return }
+            reader.resume(at: historyStart)
+            history = try within("history") {
+                try decodeHistory(from: &reader, schema: schema, storeIdentifier: header.storeIdentifier)
+            }
+        }
+        func streamSnapshots(_ header: DocumentHeader, _ schema: Schema) throws {
+            try within("snapshots") {
+                try decodeSnapshots(from: &reader, schema: schema, storeIdentifier: header.storeIdentifier, into: &sink)
+            }
+            snapshotsDone = true
+        }
+
         try reader.beginObject()
         while let key = try reader.nextKey() {
             let start = reader.bookmark
@@ -165,20 +212,26 @@ public struct DocumentDecoder {
                 schema = try within("schema") { try decodeSchema(from: &reader) }
             case "history":
                 if let header, let schema {
-                    history = try within("history") {
+                    let decoded = try within("history") {
                         try decodeHistory(from: &reader, schema: schema, storeIdentifier: header.storeIdentifier)
                     }
+                    if begun { try sink.lateHistory(decoded) } else { history = decoded }
                 } else {
                     try reader.skipValue()
                 }
-            default:
-                if let header, let schema {
-                    snapshots = try within("snapshots") {
-                        try decodeSnapshots(from: &reader, schema: schema, storeIdentifier: header.storeIdentifier)
-                    }
-                } else {
+            default:  // snapshots
+                guard let header, let schema else {
                     try reader.skipValue()
+                    continue
                 }
+                try checkHeader(header, schema)
+                if history == nil, sections["history"] != nil {
+                    try readSkippedHistory(header, schema)
+                    reader.resume(at: start)
+                }
+                try sink.begin(header: header, schema: schema, history: history)
+                begun = true
+                try streamSnapshots(header, schema)
             }
         }
         try reader.finish()
@@ -189,24 +242,15 @@ public struct DocumentDecoder {
         guard let schema else {
             throw failure(at: rootStart, in: reader, "the document has no 'schema' member")
         }
-        if let problem = Self.headerProblem(header, schema: schema) {
-            var failure = failure(at: sections["header"]!, in: reader, problem.text)
-            failure.keyPath = problem.keyPath.split(separator: ".").reversed().map(String.init)
-            throw failure
-        }
-        if snapshots == nil, let snapshotsStart = sections["snapshots"] {
-            reader.resume(at: snapshotsStart)
-            snapshots = try within("snapshots") {
-                try decodeSnapshots(from: &reader, schema: schema, storeIdentifier: header.storeIdentifier)
+        if !begun {
+            try checkHeader(header, schema)
+            try readSkippedHistory(header, schema)
+            try sink.begin(header: header, schema: schema, history: history ?? DocumentHistory())
+            if let snapshotsStart = sections["snapshots"], !snapshotsDone {
+                reader.resume(at: snapshotsStart)
+                try streamSnapshots(header, schema)
             }
         }
-        if history == nil, let historyStart = sections["history"] {
-            reader.resume(at: historyStart)
-            history = try within("history") {
-                try decodeHistory(from: &reader, schema: schema, storeIdentifier: header.storeIdentifier)
-            }
-        }
-        return Document(header: header, schema: schema, snapshots: snapshots ?? [], history: history ?? DocumentHistory())
     }
 
     // MARK: Header
@@ -279,11 +323,11 @@ public struct DocumentDecoder {
 
     // MARK: Snapshots
 
-    private func decodeSnapshots<R: StructuredReader>(
-        from reader: inout R, schema: Schema, storeIdentifier: String
-    ) throws -> [DefaultSnapshot] {
-        var snapshots: [DefaultSnapshot] = []
+    private func decodeSnapshots<R: StructuredReader, Sink: DocumentDecodingSink>(
+        from reader: inout R, schema: Schema, storeIdentifier: String, into sink: inout Sink
+    ) throws {
         let plans = Dictionary(uniqueKeysWithValues: schema.entities.map { ($0.name, EntityCodingPlan($0)) })
+        var count = 0
         try decodeObject(from: &reader, allowedKeys: nil) { entityName, reader in
             guard let plan = plans[entityName] else {
                 throw failure(
@@ -291,30 +335,37 @@ public struct DocumentDecoder {
                     "snapshots of '\(entityName)', which is not an entity of the schema ("
                         + schema.entities.map(\.name).joined(separator: ", ") + ")")
             }
-            try decodeEntitySnapshots(into: &snapshots, from: &reader, plan: plan, storeIdentifier: storeIdentifier)
+            try sink.beginEntity(plan.entity)
+            let entityCount = try decodeEntitySnapshots(
+                from: &reader, plan: plan, storeIdentifier: storeIdentifier, counted: &count
+            ) { try sink.add($0) }
+            try sink.endEntity(plan.entity, count: entityCount)
         }
-        return snapshots
     }
 
-    /// Reads one entity's array of snapshots, appending them to `snapshots`.
+    /// Reads one entity's array of snapshots, handing each to `emit`; returns how many there were.
+    /// `count` is the running total across entities, checked against the snapshot-count cap.
     private func decodeEntitySnapshots<R: StructuredReader>(
-        into snapshots: inout [DefaultSnapshot], from reader: inout R, plan: EntityCodingPlan, storeIdentifier: String
-    ) throws {
+        from reader: inout R, plan: EntityCodingPlan, storeIdentifier: String, counted count: inout Int,
+        emit: (DefaultSnapshot) throws -> Void
+    ) throws -> Int {
         try expect(.array, in: &reader)
         try reader.beginArray()
         var index = 0
         while try reader.nextElement() {
-            guard snapshots.count < limits.maximumSnapshotCount else {
+            guard count < limits.maximumSnapshotCount else {
                 throw limits.exceeded(.snapshotCount, at: reader.location(of: reader.bookmark))
             }
             let snapshot = try within("[\(index)]") {
                 try decodeSnapshot(from: &reader, plan: plan, storeIdentifier: storeIdentifier)
             }
-            snapshots.append(snapshot)
+            try emit(snapshot)
             index += 1
+            count += 1
             CodingProgress.tick(index)
         }
         CodingProgress.finishEntity(index)
+        return index
     }
 
     private func decodeSnapshot<R: StructuredReader>(

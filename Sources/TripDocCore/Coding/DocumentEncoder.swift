@@ -16,18 +16,15 @@ public struct DocumentEncoder {
     /// - Throws: ``DocumentWriteError`` when a snapshot's value does not fit the schema (it
     ///   would not read back); the writer's output is then incomplete and must be discarded.
     public func encode<W: StructuredWriter>(_ document: Document, to writer: inout W) throws {
-        writer.beginObject()
-        writer.key("header")
-        encodeHeader(document.header, to: &writer)
-        if !document.history.isEmpty {
-            writer.key("history")
-            try encodeHistory(document.history, schema: document.schema, to: &writer)
+        var stream = DocumentStreamEncoder(schema: document.schema)
+        try stream.begin(header: document.header, history: document.history, to: &writer)
+        for (entity, snapshots) in Self.groupedByEntity(document.orderedSnapshots, schema: document.schema)
+        where !snapshots.isEmpty {
+            try stream.beginEntity(entity.name, to: &writer)
+            for snapshot in snapshots { try stream.add(snapshot, to: &writer) }
+            stream.endEntity(to: &writer)
         }
-        writer.key("schema")
-        encodeSchema(document.schema, to: &writer)
-        writer.key("snapshots")
-        try encodeSnapshots(document.snapshots, schema: document.schema, to: &writer)
-        writer.endObject()
+        stream.finish(to: &writer)
     }
 
     /// Writes the header object.

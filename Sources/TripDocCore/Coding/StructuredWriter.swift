@@ -30,3 +30,13 @@ public protocol StructuredWriter {
 extension StructuredWriter {
     public mutating func writeData(_ value: Data, externalStorage: Bool) { writeData(value) }
 }
+
+/// A ``StructuredWriter`` that collects its bytes in a buffer the caller can empty as it goes,
+/// so that a document is written in pieces of bounded size.
+public protocol DrainableStructuredWriter: StructuredWriter {
+    /// How many bytes are waiting in the buffer.
+    var bufferedByteCount: Int { get }
+    /// Hands the buffered bytes to `output` and empties the buffer.
+    mutating func drain(into output: (UnsafeRawBufferPointer) throws -> Void) rethrows
+}
+

@@ -18,6 +18,15 @@ public protocol DocumentFormat: Sendable {
     func readDocument(from data: Data, file: String, limits: DocumentLimits) throws -> Document
     /// The document's bytes. Same document, same bytes.
     func writeDocument(_ document: Document) throws -> Data
+    /// Reads a document under `limits` and hands it to `sink` piece by piece, so that it need
+    /// not be whole in memory (see ``DocumentDecodingSink``); `file` names it in errors.
+    ///
+    /// - Throws: ``DocumentReadError``, or what `sink` throws.
+    func readDocument<Sink: DocumentDecodingSink>(
+        from data: Data, file: String, limits: DocumentLimits, into sink: inout Sink) throws
+    /// A writer that writes one document, piece by piece, to `sink`: the same bytes as
+    /// ``writeDocument(_:)``.
+    func makeStreamWriter(sink: @escaping DocumentByteSink) -> any DocumentStreamWriter
 }
 
 extension DocumentFormat {
@@ -28,3 +37,42 @@ extension DocumentFormat {
         try readDocument(from: data, file: file, limits: .standard)
     }
 }
+
+extension DocumentFormat {
+    /// Reads the whole document, then hands it over: for formats that cannot stream.
+    public func readDocument<Sink: DocumentDecodingSink>(
+        from data: Data, file: String, limits: DocumentLimits, into sink: inout Sink
+    ) throws {
+        let document = try readDocument(from: data, file: file, limits: limits)
+        try sink.begin(header: document.header, schema: document.schema, history: document.history)
+        for (entity, snapshots) in DocumentEncoder.groupedByEntity(document.snapshots, schema: document.schema) {
+            try sink.beginEntity(entity)
+            for snapshot in snapshots { try sink.add(snapshot) }
+            try sink.endEntity(entity, count: snapshots.count)
+        }
+    }
+
+    /// Collects the document in memory and writes it at the end: for formats that cannot stream.
+    public func makeStreamWriter(sink: @escaping DocumentByteSink) -> any DocumentStreamWriter {
+        CollectingStreamWriter(format: self, sink: sink)
+    }
+}
+
+/// The stream writer of a format that can only write whole documents.
+private struct CollectingStreamWriter: DocumentStreamWriter {
+    let format: any DocumentFormat
+    let sink: DocumentByteSink
+    var document: Document?
+
+    mutating func begin(header: DocumentHeader, schema: Schema, history: DocumentHistory) throws {
+        document = Document(header: header, schema: schema, history: history)
+    }
+    mutating func beginEntity(_ entity: Schema.Entity) throws {}
+    mutating func add(_ snapshot: DefaultSnapshot) throws { document!.snapshots.append(snapshot) }
+    mutating func endEntity() throws {}
+    mutating func finish() throws {
+        let data = try format.writeDocument(document!)
+        try data.withUnsafeBytes { try sink($0) }
+    }
+}
+

@@ -31,6 +31,18 @@ public struct AtomicFileWriter: Sendable {
     ///
     /// - Throws: ``FileWriteError`` naming the file and the step that failed.
     public func write(_ data: Data, to path: String) throws {
+        try write(to: path) { output in
+            try data.withUnsafeBytes { try output.write($0) }
+        }
+    }
+
+    /// Writes the bytes `produce` hands to its ``Output`` to `path` atomically, so a document
+    /// can be written piece by piece without ever being whole in memory. When `produce` throws,
+    /// the temporary file is removed and `path` is left as it was.
+    ///
+    /// - Throws: ``FileWriteError`` naming the file and the step that failed, or what `produce`
+    ///   throws.
+    public func write(to path: String, _ produce: (Output) throws -> Void) throws {
         let target = Self.resolvingSymbolicLinks(path)
         let folder = (target as NSString).deletingLastPathComponent.isEmpty
             ? "." : (target as NSString).deletingLastPathComponent
@@ -51,19 +63,7 @@ public struct AtomicFileWriter: Sendable {
             if !closed { _ = calls.close(fd) }
             if !renamed { _ = calls.unlink(temporary) }
         }
-        try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
-            var offset = 0
-            while offset < buffer.count {
-                let chunk = UnsafeRawBufferPointer(rebasing: buffer[offset..<min(buffer.count, offset + (1 << 24))])
-                let written = calls.write(fd, chunk)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw FileWriteError(path: path, operation: .write, code: errno)
-                }
-                if written == 0 { throw FileWriteError(path: path, operation: .write, code: ENOSPC) }
-                offset += written
-            }
-        }
+        try produce(Output(descriptor: fd, path: path, calls: calls))
         if let originalMode, calls.fchmod(fd, originalMode) != 0 {
             throw FileWriteError(path: path, operation: .setPermissions, code: errno)
         }
@@ -79,6 +79,45 @@ public struct AtomicFileWriter: Sendable {
         defer { _ = calls.close(folderDescriptor) }
         guard calls.fsync(folderDescriptor) == 0 else {
             throw FileWriteError(path: path, operation: .flushFolder, code: errno)
+        }
+    }
+
+    /// The open temporary file of an atomic write.
+    public final class Output {
+        let descriptor: Int32
+        /// The file being written, as the caller named it.
+        public let path: String
+        let calls: any FileSystemCalls
+        /// How many bytes have been written.
+        public private(set) var count = 0
+
+        init(descriptor: Int32, path: String, calls: any FileSystemCalls) {
+            self.descriptor = descriptor
+            self.path = path
+            self.calls = calls
+        }
+
+        /// Appends `bytes` to the file.
+        ///
+        /// - Throws: ``FileWriteError`` (`ENOSPC` when the disk is full).
+        public func write(_ bytes: UnsafeRawBufferPointer) throws {
+            var offset = 0
+            while offset < bytes.count {
+                let chunk = UnsafeRawBufferPointer(rebasing: bytes[offset..<min(bytes.count, offset + (1 << 24))])
+                let written = calls.write(descriptor, chunk)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw FileWriteError(path: path, operation: .write, code: errno)
+                }
+                if written == 0 { throw FileWriteError(path: path, operation: .write, code: ENOSPC) }
+                offset += written
+            }
+            count += bytes.count
+        }
+
+        /// Appends `bytes` to the file.
+        public func write(_ bytes: [UInt8]) throws {
+            try bytes.withUnsafeBytes { try write($0) }
         }
     }
 

@@ -57,9 +57,35 @@ extension TripDocCommand {
             let limits = try limitOptions.limits()
             let progress = TerminalProgress.forStandardError()
             defer { progress?.finish() }
-            let (conversion, data) = try CodingProgress.$observer.withValue(progress) {
+            let data = try DocumentFileReader.contents(of: input, limits: limits, mapped: true)
+            let sourceFormat = try DocumentFile.format(of: data, path: input)
+            if let storeIdentifier, storeIdentifier.isEmpty {
+                throw TripDocError.invalidArgument("--store-identifier must not be empty")
+            }
+            // One pass, the document never whole in memory, when the output is a file (which is
+            // discarded if the source turns out to have problems) and keys are kept.
+            if !renumber, output != "-" {
+                do {
+                    var table: RemapTable?
+                    try destination.write { sink in
+                        try CodingProgress.$observer.withValue(progress) {
+                            progress?.begin("converting \(input) to \(output)")
+                            table = try DocumentStreamConversion.convert(
+                                data, path: input, format: sourceFormat, limits: limits, to: format,
+                                storeIdentifier: storeIdentifier ?? UUID().uuidString,
+                                wantsRemapTable: tableDestination != nil, sink: sink)
+                        }
+                    }
+                    progress?.finish()
+                    if let tableDestination, let table { try tableDestination.write(try table.jsonData()) }
+                    return
+                } catch is DocumentStreamConversion.Unavailable {
+                    // Converted in memory below.
+                }
+            }
+            let (conversion, written) = try CodingProgress.$observer.withValue(progress) {
                 progress?.begin("reading \(input)")
-                let source = try DocumentFile.read(input, limits: limits)
+                let source = try DocumentFile.read(data, path: input, limits: limits)
                 let conversion = try DocumentConversion(
                     source: source, storeIdentifier: storeIdentifier, renumber: renumber)
                 progress?.begin("writing \(output)", total: conversion.document.snapshots.count)
@@ -67,7 +93,7 @@ extension TripDocCommand {
             }
             progress?.finish()
             let table = try tableDestination.map { _ in try RemapTable(conversion).jsonData() }
-            try destination.write(data)
+            try destination.write(written)
             if let tableDestination, let table { try tableDestination.write(table) }
         }
     }

@@ -1,0 +1,46 @@
+import Foundation
+
+/// Where ``DocumentDecoder`` hands a document as it reads it: the header, schema and history
+/// first, then the snapshots one at a time, entity by entity, so that nothing but the snapshot
+/// in hand need be in memory.
+///
+/// The calls come in this order: ``begin(header:schema:history:)`` once; for each entity the
+/// document lists, ``beginEntity(_:)``, ``add(_:)`` per snapshot in document order, and
+/// ``endEntity(_:count:)``; and ``lateHistory(_:)`` when the document lists its history after
+/// its snapshots (tripdoc writes it before them). An error a sink throws stops the reading and
+/// reaches the caller unchanged.
+public protocol DocumentDecodingSink {
+    /// The header and schema (already checked against each other), and the history when the
+    /// document lists it before its snapshots (`nil` when it comes after them or not at all).
+    mutating func begin(header: DocumentHeader, schema: Schema, history: DocumentHistory?) throws
+    /// The snapshots of `entity` follow.
+    mutating func beginEntity(_ entity: Schema.Entity) throws
+    /// The next snapshot, in document order.
+    mutating func add(_ snapshot: DefaultSnapshot) throws
+    /// The snapshots of `entity` are done; there were `count`.
+    mutating func endEntity(_ entity: Schema.Entity, count: Int) throws
+    /// The history, when the document lists it after the snapshots.
+    mutating func lateHistory(_ history: DocumentHistory) throws
+}
+
+/// The sink that keeps everything: the whole ``Document``.
+struct DocumentCollector: DocumentDecodingSink {
+    /// The document, once ``begin(header:schema:history:)`` has been called.
+    var document: Document?
+
+    mutating func begin(header: DocumentHeader, schema: Schema, history: DocumentHistory?) throws {
+        document = Document(header: header, schema: schema, history: history ?? DocumentHistory())
+    }
+
+    mutating func beginEntity(_ entity: Schema.Entity) throws {}
+
+    mutating func add(_ snapshot: DefaultSnapshot) throws {
+        document!.snapshots.append(snapshot)
+    }
+
+    mutating func endEntity(_ entity: Schema.Entity, count: Int) throws {}
+
+    mutating func lateHistory(_ history: DocumentHistory) throws {
+        document!.history = history
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+
+/// The shared coding's writing side, one piece at a time: the same bytes as
+/// ``DocumentEncoder/encode(_:to:)`` for the same document, without the document ever being
+/// whole in memory. The caller hands over the header, schema and history, then the snapshots
+/// in document order (entities in byte order of their names, each entity's snapshots by primary
+/// key); the encoder writes an empty array for every entity that gets none.
+///
+/// It refuses snapshots out of order with ``DocumentStreamOrderError``, since the document they
+/// would make is not the one tripdoc writes; a caller that cannot promise the order sorts first.
+public struct DocumentStreamEncoder {
+    /// The schema the snapshots follow.
+    public let schema: Schema
+    private let encoder = DocumentEncoder()
+    /// The entities in the order documents list them.
+    private let entities: [Schema.Entity]
+    /// The next entity that may begin.
+    private var nextEntity = 0
+    /// The entity whose snapshots are being written.
+    private var current: (plan: EntityCodingPlan, count: Int, last: PersistentIdentifier?)?
+
+    /// An encoder for documents of `schema`.
+    public init(schema: Schema) {
+        self.schema = schema
+        entities = schema.entities.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+    }
+
+    /// Opens the document and writes everything but the snapshots.
+    public mutating func begin<W: StructuredWriter>(
+        header: DocumentHeader, history: DocumentHistory, to writer: inout W
+    ) throws {
+        writer.beginObject()
+        writer.key("header")
+        encoder.encodeHeader(header, to: &writer)
+        if !history.isEmpty {
+            writer.key("history")
+            try encoder.encodeHistory(history, schema: schema, to: &writer)
+        }
+        writer.key("schema")
+        encoder.encodeSchema(schema, to: &writer)
+        writer.key("snapshots")
+        writer.beginObject()
+    }
+
+    /// Starts the snapshots of the entity `name`.
+    ///
+    /// - Throws: ``DocumentStreamOrderError`` when the schema has no such entity or it comes
+    ///   before one already written.
+    public mutating func beginEntity<W: StructuredWriter>(_ name: String, to writer: inout W) throws {
+        guard current == nil,
+            let index = entities[nextEntity...].firstIndex(where: { $0.name == name })
+        else { throw DocumentStreamOrderError(message: "the snapshots of \(name) are not in document order") }
+        while nextEntity < index { writeEmptyEntity(to: &writer) }
+        writer.key(name)
+        writer.beginArray()
+        current = (EntityCodingPlan(entities[index]), 0, nil)
+        nextEntity = index + 1
+    }
+
+    /// Writes the next snapshot of the current entity.
+    ///
+    /// - Throws: ``DocumentStreamOrderError`` when it does not follow the previous one in
+    ///   document order (or is of another entity); ``DocumentWriteError`` when a value does not
+    ///   fit the schema.
+    public mutating func add<W: StructuredWriter>(_ snapshot: DefaultSnapshot, to writer: inout W) throws {
+        guard var entity = current, snapshot.entityName == entity.plan.entity.name else {
+            throw DocumentStreamOrderError(message: "\(snapshot.persistentIdentifier) comes outside its entity's snapshots")
+        }
+        // Equal identifiers pass: a duplicate is the integrity checker's to report.
+        if let last = entity.last, snapshot.persistentIdentifier < last {
+            throw DocumentStreamOrderError(message: "\(snapshot.persistentIdentifier) comes after \(last)")
+        }
+        try encoder.encodeSnapshot(snapshot, plan: entity.plan, to: &writer)
+        entity.count += 1
+        entity.last = snapshot.persistentIdentifier
+        current = entity
+        CodingProgress.tick(entity.count)
+    }
+
+    /// Ends the current entity's snapshots.
+    public mutating func endEntity<W: StructuredWriter>(to writer: inout W) {
+        guard let entity = current else { return }
+        writer.endArray()
+        CodingProgress.finishEntity(entity.count)
+        current = nil
+    }
+
+    /// Writes the entities that got no snapshots and closes the document.
+    public mutating func finish<W: StructuredWriter>(to writer: inout W) {
+        endEntity(to: &writer)
+        while nextEntity < entities.count { writeEmptyEntity(to: &writer) }
+        writer.endObject()
+        writer.endObject()
+    }
+
+    private mutating func writeEmptyEntity<W: StructuredWriter>(to writer: inout W) {
+        writer.key(entities[nextEntity].name)
+        writer.beginArray()
+        writer.endArray()
+        CodingProgress.finishEntity(0)
+        nextEntity += 1
+    }
+}
+
+/// Snapshots handed to a streaming writer out of document order.
+public struct DocumentStreamOrderError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What came out of order.
+    public var message: String
+
+    /// Creates an error.
+    public init(message: String) {
+        self.message = message
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// Where the bytes of a document written piece by piece go: a file being written atomically,
+/// or memory. Called with pieces of about ``DocumentStreamWriter/pieceSize`` bytes.
+public typealias DocumentByteSink = (UnsafeRawBufferPointer) throws -> Void
+
+/// A format's writer for documents too large to hold in memory: it takes the header, schema and
+/// history, then the snapshots in document order (see ``DocumentStreamEncoder``), and hands its
+/// bytes to a ``DocumentByteSink`` as it goes. The bytes are exactly those of
+/// ``DocumentFormat/writeDocument(_:)`` for the same document.
+///
+/// When a call throws, what was handed to the sink so far is not a document and must be
+/// discarded (an atomic file write does).
+public protocol DocumentStreamWriter {
+    /// Writes everything but the snapshots.
+    mutating func begin(header: DocumentHeader, schema: Schema, history: DocumentHistory) throws
+    /// Starts the snapshots of `entity`; entities come in byte order of their names.
+    mutating func beginEntity(_ entity: Schema.Entity) throws
+    /// Writes the next snapshot of the current entity, in primary-key order.
+    mutating func add(_ snapshot: DefaultSnapshot) throws
+    /// Ends the current entity's snapshots.
+    mutating func endEntity() throws
+    /// Ends the document and hands over the last bytes.
+    mutating func finish() throws
+}
+
+extension DocumentStreamWriter {
+    /// The size of the pieces writers hand to their sink.
+    public static var pieceSize: Int { 1 << 20 }
+
+    /// Writes a whole document in memory through the stream.
+    public mutating func write(_ document: Document) throws {
+        try begin(header: document.header, schema: document.schema, history: document.history)
+        for (entity, snapshots) in DocumentEncoder.groupedByEntity(document.orderedSnapshots, schema: document.schema)
+        where !snapshots.isEmpty {
+            try beginEntity(entity)
+            for snapshot in snapshots { try add(snapshot) }
+            try endEntity()
+        }
+        try finish()
+    }
+}
+
+/// The stream writer of a text format: the shared ``DocumentStreamEncoder`` over the format's
+/// ``DrainableStructuredWriter``, emptied into the sink whenever a piece is full.
+public struct StructuredDocumentStreamWriter<Writer: DrainableStructuredWriter>: DocumentStreamWriter {
+    private var writer: Writer
+    private var encoder: DocumentStreamEncoder?
+    private let sink: DocumentByteSink
+    /// Checks each snapshot before it is written (a format's own limits); throws to refuse it.
+    private let check: ((DefaultSnapshot) throws -> Void)?
+
+    /// A stream writer over `writer`, handing bytes to `sink`.
+    public init(writer: Writer, sink: @escaping DocumentByteSink, check: ((DefaultSnapshot) throws -> Void)? = nil) {
+        self.writer = writer
+        self.sink = sink
+        self.check = check
+    }
+
+    public mutating func begin(header: DocumentHeader, schema: Schema, history: DocumentHistory) throws {
+        var encoder = DocumentStreamEncoder(schema: schema)
+        try encoder.begin(header: header, history: history, to: &writer)
+        self.encoder = encoder
+        try drainIfFull()
+    }
+
+    public mutating func beginEntity(_ entity: Schema.Entity) throws {
+        try encoder!.beginEntity(entity.name, to: &writer)
+    }
+
+    public mutating func add(_ snapshot: DefaultSnapshot) throws {
+        try check?(snapshot)
+        try encoder!.add(snapshot, to: &writer)
+        try drainIfFull()
+    }
+
+    public mutating func endEntity() throws {
+        encoder!.endEntity(to: &writer)
+    }
+
+    public mutating func finish() throws {
+        encoder!.finish(to: &writer)
+        try writer.drain(into: sink)
+    }
+
+    private mutating func drainIfFull() throws {
+        if writer.bufferedByteCount >= Self.pieceSize { try writer.drain(into: sink) }
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import TripDoc
+
+/// `tripdoc convert` for documents larger than memory: the source is decoded one snapshot at a
+/// time, each snapshot is checked, moved to the new store and written to the output at once, so
+/// memory holds the header, schema and history, the integrity check's compact tables and one
+/// snapshot, never the whole document. The bytes are exactly those of ``DocumentConversion``
+/// without renumbering.
+///
+/// It needs what tripdoc itself writes: the history before the snapshots, and the snapshots in
+/// document order. A document that differs (edited by hand or by another tool) makes it throw
+/// ``DocumentStreamConversion/Unavailable`` before anything is kept, and the caller converts in
+/// memory instead. Integrity problems are found as the snapshots pass and reported at the end,
+/// when the output is discarded.
+public struct DocumentStreamConversion: DocumentDecodingSink {
+    /// Why a document cannot be converted in one pass.
+    public struct Unavailable: Error, CustomStringConvertible {
+        /// What the document does differently from tripdoc.
+        public var reason: String
+        public var description: String { reason }
+    }
+
+    private let path: String
+    private let storeIdentifier: String
+    private var writer: any DocumentStreamWriter
+    private var checker: IntegrityChecker.Session?
+    private var sourceStore = ""
+    /// Each entity's primary keys, when a remap table is wanted.
+    private var keys: [String: [String: String]]?
+    private var history = DocumentHistory()
+    private var snapshotCount = 0
+
+    /// Converts the document in `data`, read from `path` in `format`, into a new store
+    /// `storeIdentifier`, handing the new document's bytes to `sink`; returns the remap table
+    /// when `wantsRemapTable`.
+    ///
+    /// - Throws: ``Unavailable`` (convert in memory instead), ``DocumentReadError``,
+    ///   ``TripDocError/documentHasProblems(path:problems:)``, ``DocumentWriteError``, or what
+    ///   `sink` throws. The bytes handed to `sink` before a throw are not a document.
+    public static func convert(
+        _ data: Data, path: String, format: any DocumentFormat, limits: DocumentLimits, to outputFormat: any DocumentFormat,
+        storeIdentifier: String, wantsRemapTable: Bool, sink: @escaping DocumentByteSink
+    ) throws -> RemapTable? {
+        var conversion = DocumentStreamConversion(
+            path: path, storeIdentifier: storeIdentifier, writer: outputFormat.makeStreamWriter(sink: sink),
+            keys: wantsRemapTable ? [:] : nil)
+        do {
+            try format.readDocument(from: data, file: path, limits: limits, into: &conversion)
+        } catch let error as DocumentStreamOrderError {
+            throw Unavailable(reason: error.message)
+        }
+        return try conversion.finish()
+    }
+
+    private init(path: String, storeIdentifier: String, writer: any DocumentStreamWriter, keys: [String: [String: String]]?) {
+        self.path = path
+        self.storeIdentifier = storeIdentifier
+        self.writer = writer
+        self.keys = keys
+    }
+
+    private func moved(_ identifier: PersistentIdentifier) -> PersistentIdentifier {
+        PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: identifier.entityName, primaryKey: identifier.primaryKey)
+    }
+
+    public mutating func begin(header: DocumentHeader, schema: Schema, history: DocumentHistory?) throws {
+        sourceStore = header.storeIdentifier
+        checker = IntegrityChecker.Session(schema: schema, storeIdentifier: header.storeIdentifier)
+        let source = history ?? DocumentHistory()
+        self.history = source.remapped(moved)
+        if keys != nil {
+            for transaction in source.transactions {
+                for change in transaction.changes {
+                    let identifier = change.changedPersistentIdentifier
+                    keys![identifier.entityName, default: [:]][identifier.primaryKey] = identifier.primaryKey
+                }
+            }
+        }
+        var newHeader = header
+        newHeader.storeIdentifier = storeIdentifier
+        newHeader.generator = TripDocVersion.generator
+        try writer.begin(header: newHeader, schema: schema, history: self.history)
+    }
+
+    public mutating func beginEntity(_ entity: Schema.Entity) throws {
+        try writer.beginEntity(entity)
+    }
+
+    public mutating func add(_ snapshot: DefaultSnapshot) throws {
+        checker!.add(snapshot)
+        let moved = snapshot.remapped(moved)
+        // The reading reports progress; the writing of the same snapshots is not counted twice.
+        try CodingProgress.$observer.withValue(nil) { try writer.add(moved) }
+        if keys != nil {
+            keys![snapshot.entityName, default: [:]][snapshot.persistentIdentifier.primaryKey] =
+                snapshot.persistentIdentifier.primaryKey
+        }
+        snapshotCount += 1
+    }
+
+    public mutating func endEntity(_ entity: Schema.Entity, count: Int) throws {
+        try CodingProgress.$observer.withValue(nil) { try writer.endEntity() }
+    }
+
+    public mutating func lateHistory(_ history: DocumentHistory) throws {
+        throw Unavailable(reason: "the history comes after the snapshots")
+    }
+
+    private mutating func finish() throws -> RemapTable? {
+        let problems = checker?.finish() ?? []
+        guard problems.isEmpty else { throw TripDocError.documentHasProblems(path: path, problems: problems) }
+        try CodingProgress.$observer.withValue(nil) { try writer.finish() }
+        guard let keys else { return nil }
+        let tokens = history.transactions.isEmpty ? nil : Dictionary(
+            uniqueKeysWithValues: history.transactions.map {
+                ($0.token(in: sourceStore).description, $0.token(in: storeIdentifier).description)
+            })
+        return RemapTable(fromStore: sourceStore, toStore: storeIdentifier, identifiers: keys, tokens: tokens)
+    }
+}
