@@ -28,50 +28,16 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
 
     // MARK: Writing
 
-    private final class ExternalValues {
-        var byDigest: [String: Data] = [:]
+    public func writeDocument(_ document: Document) throws -> Data {
+        var data = Data()
+        var writer = BundleStreamWriter(sink: { data.append(contentsOf: $0) }, spoolsOnDisk: false)
+        try writer.write(document)
+        return data
     }
 
-    public func writeDocument(_ document: Document) throws -> Data {
-        let encoder = DocumentEncoder()
-        var entries: [ZipArchive.Entry] = []
-
-        var header = JSONWriter(compactLevel: 1)
-        encoder.encodeHeader(document.header, to: &header)
-        entries.append(.init(name: Self.headerEntry, data: Data(header.bytes)))
-
-        var schema = JSONWriter(compactLevel: 2)
-        encoder.encodeSchema(document.schema, to: &schema)
-        entries.append(.init(name: Self.schemaEntry, data: Data(schema.bytes)))
-
-        if !document.history.isEmpty {
-            // One transaction per line.
-            var history = JSONWriter(compactLevel: 2)
-            try encoder.encodeHistory(document.history, schema: document.schema, to: &history)
-            entries.append(.init(name: Self.historyEntry, data: Data(history.bytes)))
-        }
-
-        let external = ExternalValues()
-        for (entity, snapshots) in DocumentEncoder.groupedByEntity(document.orderedSnapshots, schema: document.schema) {
-            var writer = JSONWriter(compactLevel: 1, capacity: max(1 << 12, snapshots.count * 160))
-            writer.externalDataSink = { data in
-                let digest = Self.sha256(data)
-                external.byDigest[digest] = data
-                return digest
-            }
-            try encoder.encodeEntitySnapshots(snapshots, of: entity, to: &writer)
-            entries.append(.init(name: Self.snapshotsFolder + entity.name + ".json", data: Data(writer.bytes)))
-        }
-        for (digest, data) in external.byDigest.sorted(by: { $0.key < $1.key }) {
-            entries.append(.init(name: Self.externalFolder + digest, data: data))
-        }
-
-        let manifest = BundleManifest(
-            format: BundleManifest.format, formatVersion: BundleManifest.currentFormatVersion,
-            storeIdentifier: document.storeIdentifier, schemaVersion: document.schema.version.description,
-            entries: entries.map { .init(name: $0.name, size: $0.data.count, sha256: Self.sha256($0.data)) })
-        entries.insert(.init(name: BundleManifest.entryName, data: try manifest.encoded()), at: 0)
-        return try ZipArchive.archive(entries)
+    /// Keeps each entity's entry in an unlinked temporary file until the archive is made.
+    public func makeStreamWriter(sink: @escaping DocumentByteSink) -> any DocumentStreamWriter {
+        BundleStreamWriter(sink: sink, spoolsOnDisk: true)
     }
 
     static func sha256(_ data: Data) -> String {

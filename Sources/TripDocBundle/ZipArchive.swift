@@ -25,47 +25,90 @@ enum ZipArchive {
 
     // MARK: Writing
 
-    private final class Output {
-        var bytes: [UInt8] = []
-    }
-
     /// A zip archive holding `entries` in order, deflated, with fixed times and permissions.
     static func archive(_ entries: [Entry]) throws -> Data {
-        guard let archive = archive_write_new() else { throw ZipArchiveError.libarchive("cannot start writing") }
-        defer { archive_write_free(archive) }
-        let output = Output()
-        try check(archive_write_set_format_zip(archive), archive)
-        // Names are UTF-8, and say so (general-purpose flag bit 11), whatever the locale.
-        try check(archive_write_set_options(archive, "zip:hdrcharset=UTF-8"), archive)
-        try check(archive_write_zip_set_compression_deflate(archive), archive)
-        // No blocking: libarchive would otherwise pad the output to 10 KiB blocks.
-        try check(archive_write_set_bytes_per_block(archive, 0), archive)
-        try check(
-            archive_write_open2(
-                archive, Unmanaged.passUnretained(output).toOpaque(), nil,
-                { _, context, buffer, length in
-                    guard let context, let buffer else { return -1 }
-                    let output = Unmanaged<Output>.fromOpaque(context).takeUnretainedValue()
-                    output.bytes.append(contentsOf: UnsafeRawBufferPointer(start: buffer, count: length))
-                    return la_ssize_t(length)
-                }, nil, nil), archive)
+        var bytes: [UInt8] = []
+        let writer = try Writer { bytes.append(contentsOf: $0) }
         for entry in entries {
+            try writer.add(entry.name, size: entry.data.count) { write in
+                try entry.data.withUnsafeBytes { try write($0) }
+            }
+        }
+        try writer.close()
+        return Data(bytes)
+    }
+
+    /// Writes a zip archive entry by entry, handing its bytes to a sink as libarchive makes
+    /// them, so that no entry need be in memory whole.
+    final class Writer {
+        private let archive: OpaquePointer
+        private let sink: DocumentByteSink
+        /// The first error the sink threw, which libarchive only sees as a failed write.
+        private var sinkError: Error?
+
+        /// Starts an archive whose bytes go to `sink`.
+        init(sink: @escaping DocumentByteSink) throws {
+            guard let archive = archive_write_new() else { throw ZipArchiveError.libarchive("cannot start writing") }
+            self.archive = archive
+            self.sink = sink
+            try check(archive_write_set_format_zip(archive), archive)
+            // Names are UTF-8, and say so (general-purpose flag bit 11), whatever the locale.
+            try check(archive_write_set_options(archive, "zip:hdrcharset=UTF-8"), archive)
+            try check(archive_write_zip_set_compression_deflate(archive), archive)
+            // No blocking: libarchive would otherwise pad the output to 10 KiB blocks.
+            try check(archive_write_set_bytes_per_block(archive, 0), archive)
+            try check(
+                archive_write_open2(
+                    archive, Unmanaged.passUnretained(self).toOpaque(), nil,
+                    { _, context, buffer, length in
+                        guard let context, let buffer else { return -1 }
+                        let writer = Unmanaged<Writer>.fromOpaque(context).takeUnretainedValue()
+                        do {
+                            try writer.sink(UnsafeRawBufferPointer(start: buffer, count: length))
+                        } catch {
+                            writer.sinkError = writer.sinkError ?? error
+                            return -1
+                        }
+                        return la_ssize_t(length)
+                    }, nil, nil), archive)
+        }
+
+        deinit { archive_write_free(archive) }
+
+        /// Adds the entry `name` of `size` bytes, which `contents` hands over in pieces.
+        func add(_ name: String, size: Int, contents: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
             guard let header = archive_entry_new() else { throw ZipArchiveError.libarchive("cannot make an entry") }
             defer { archive_entry_free(header) }
-            archive_entry_set_pathname_utf8(header, entry.name)
-            archive_entry_set_size(header, la_int64_t(entry.data.count))
+            archive_entry_set_pathname_utf8(header, name)
+            archive_entry_set_size(header, la_int64_t(size))
             archive_entry_set_filetype(header, CLibArchive_regularFile())
             archive_entry_set_perm(header, 0o644)
             archive_entry_set_mtime(header, entryTime, 0)
-            try check(archive_write_header(archive, header), archive)
-            let written = entry.data.withUnsafeBytes { archive_write_data(archive, $0.baseAddress, $0.count) }
-            guard written == entry.data.count else {
-                throw ZipArchiveError.libarchive("writing \(entry.name): \(message(archive))")
+            try checked(archive_write_header(archive, header))
+            var total = 0
+            try contents { piece in
+                let written = archive_write_data(archive, piece.baseAddress, piece.count)
+                guard written == piece.count else {
+                    if let sinkError { throw sinkError }
+                    throw ZipArchiveError.libarchive("writing \(name): \(ZipArchive.message(archive))")
+                }
+                total += piece.count
             }
-            try check(archive_write_finish_entry(archive), archive)
+            guard total == size else {
+                throw ZipArchiveError.libarchive("writing \(name): \(total) bytes given for an entry of \(size)")
+            }
+            try checked(archive_write_finish_entry(archive))
         }
-        try check(archive_write_close(archive), archive)
-        return Data(output.bytes)
+
+        /// Writes the central directory.
+        func close() throws {
+            try checked(archive_write_close(archive))
+        }
+
+        private func checked(_ status: Int32) throws {
+            if status < ARCHIVE_WARN, let sinkError { throw sinkError }
+            try check(status, archive)
+        }
     }
 
     // MARK: Reading

@@ -17,7 +17,7 @@ public struct DocumentStreamEncoder {
     /// The next entity that may begin.
     private var nextEntity = 0
     /// The entity whose snapshots are being written.
-    private var current: (plan: EntityCodingPlan, count: Int, last: PersistentIdentifier?)?
+    private var current: EntityStreamEncoder?
 
     /// An encoder for documents of `schema`.
     public init(schema: Schema) {
@@ -52,8 +52,9 @@ public struct DocumentStreamEncoder {
         else { throw DocumentStreamOrderError(message: "the snapshots of \(name) are not in document order") }
         while nextEntity < index { writeEmptyEntity(to: &writer) }
         writer.key(name)
-        writer.beginArray()
-        current = (EntityCodingPlan(entities[index]), 0, nil)
+        var entity = EntityStreamEncoder(entity: entities[index])
+        entity.begin(to: &writer)
+        current = entity
         nextEntity = index + 1
     }
 
@@ -63,25 +64,15 @@ public struct DocumentStreamEncoder {
     ///   document order (or is of another entity); ``DocumentWriteError`` when a value does not
     ///   fit the schema.
     public mutating func add<W: StructuredWriter>(_ snapshot: DefaultSnapshot, to writer: inout W) throws {
-        guard var entity = current, snapshot.entityName == entity.plan.entity.name else {
+        guard current != nil else {
             throw DocumentStreamOrderError(message: "\(snapshot.persistentIdentifier) comes outside its entity's snapshots")
         }
-        // Equal identifiers pass: a duplicate is the integrity checker's to report.
-        if let last = entity.last, snapshot.persistentIdentifier < last {
-            throw DocumentStreamOrderError(message: "\(snapshot.persistentIdentifier) comes after \(last)")
-        }
-        try encoder.encodeSnapshot(snapshot, plan: entity.plan, to: &writer)
-        entity.count += 1
-        entity.last = snapshot.persistentIdentifier
-        current = entity
-        CodingProgress.tick(entity.count)
+        try current!.add(snapshot, to: &writer)
     }
 
     /// Ends the current entity's snapshots.
     public mutating func endEntity<W: StructuredWriter>(to writer: inout W) {
-        guard let entity = current else { return }
-        writer.endArray()
-        CodingProgress.finishEntity(entity.count)
+        current?.end(to: &writer)
         current = nil
     }
 
@@ -99,6 +90,50 @@ public struct DocumentStreamEncoder {
         writer.endArray()
         CodingProgress.finishEntity(0)
         nextEntity += 1
+    }
+}
+
+/// One entity's array of snapshots, written one snapshot at a time in document order (what a
+/// document's `snapshots` member holds per entity, and a bundle's `snapshots/ENTITY.json`).
+public struct EntityStreamEncoder {
+    private let plan: EntityCodingPlan
+    private let encoder = DocumentEncoder()
+    /// How many snapshots have been written.
+    public private(set) var count = 0
+    private var last: PersistentIdentifier?
+
+    /// An encoder for snapshots of `entity`.
+    public init(entity: Schema.Entity) {
+        plan = EntityCodingPlan(entity)
+    }
+
+    /// Opens the array.
+    public func begin<W: StructuredWriter>(to writer: inout W) {
+        writer.beginArray()
+    }
+
+    /// Writes the next snapshot.
+    ///
+    /// - Throws: ``DocumentStreamOrderError`` when it is of another entity or comes before the
+    ///   previous one in document order; ``DocumentWriteError`` when a value does not fit.
+    public mutating func add<W: StructuredWriter>(_ snapshot: DefaultSnapshot, to writer: inout W) throws {
+        guard snapshot.entityName == plan.entity.name else {
+            throw DocumentStreamOrderError(message: "\(snapshot.persistentIdentifier) comes outside its entity's snapshots")
+        }
+        // Equal identifiers pass: a duplicate is the integrity checker's to report.
+        if let last, snapshot.persistentIdentifier < last {
+            throw DocumentStreamOrderError(message: "\(snapshot.persistentIdentifier) comes after \(last)")
+        }
+        try encoder.encodeSnapshot(snapshot, plan: plan, to: &writer)
+        count += 1
+        last = snapshot.persistentIdentifier
+        CodingProgress.tick(count)
+    }
+
+    /// Closes the array.
+    public func end<W: StructuredWriter>(to writer: inout W) {
+        writer.endArray()
+        CodingProgress.finishEntity(count)
     }
 }
 

@@ -1,0 +1,200 @@
+import Crypto
+import Foundation
+import TripDocCore
+import TripDocJSON
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// Writes a bundle snapshot by snapshot. The manifest comes first in the archive and lists every
+/// entry's size and digest, so each entity's JSON is kept aside (spooled) and hashed as it is
+/// written, and the archive is made at the end: from memory for ``BundleFormat/writeDocument(_:)``,
+/// from unlinked temporary files for a stream, so a document larger than memory never is in it.
+struct BundleStreamWriter: DocumentStreamWriter {
+    /// One entry's bytes, kept until the archive is made.
+    private final class Spool {
+        let name: String
+        private(set) var size = 0
+        private var hasher = SHA256()
+        private var memory: [UInt8]?
+        private var descriptor: Int32 = -1
+
+        /// A spool in memory, or in an unlinked temporary file.
+        init(name: String, onDisk: Bool) throws {
+            self.name = name
+            guard onDisk else {
+                memory = []
+                return
+            }
+            var template = Array((NSTemporaryDirectory() + "/tripdoc-spool-XXXXXX").utf8CString)
+            descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            guard descriptor >= 0 else { throw Self.failure("creating a temporary file", errno) }
+            template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        }
+
+        deinit { if descriptor >= 0 { close(descriptor) } }
+
+        func append(_ bytes: UnsafeRawBufferPointer) throws {
+            hasher.update(bufferPointer: bytes)
+            size += bytes.count
+            if memory != nil {
+                memory!.append(contentsOf: bytes)
+                return
+            }
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw Self.failure("writing a temporary file", errno)
+                }
+                offset += written
+            }
+        }
+
+        var digest: String { hasher.finalize().map { String(format: "%02x", $0) }.joined() }
+
+        /// Hands the bytes back in pieces.
+        func replay(_ write: (UnsafeRawBufferPointer) throws -> Void) throws {
+            if let memory {
+                try memory.withUnsafeBytes { try write($0) }
+                return
+            }
+            let piece = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+            defer { piece.deallocate() }
+            var offset = 0
+            while offset < size {
+                let count = pread(descriptor, piece.baseAddress, min(piece.count, size - offset), off_t(offset))
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw Self.failure("reading a temporary file", errno)
+                }
+                guard count > 0 else { throw Self.failure("reading a temporary file", EIO) }
+                try write(UnsafeRawBufferPointer(rebasing: piece[0..<count]))
+                offset += count
+            }
+        }
+
+        private static func failure(_ step: String, _ code: Int32) -> ZipArchiveError {
+            .libarchive("\(step) for the bundle: \(String(cString: strerror(code)))")
+        }
+    }
+
+    private final class ExternalValues {
+        var byDigest: [String: Data] = [:]
+    }
+
+    private let sink: DocumentByteSink
+    private let spoolsOnDisk: Bool
+    private var header: DocumentHeader?
+    private var schema: Schema?
+    /// The header, schema and history entries.
+    private var leading: [ZipArchive.Entry] = []
+    private var spools: [Spool] = []
+    private var entities: [Schema.Entity] = []
+    private var nextEntity = 0
+    private var current: (encoder: EntityStreamEncoder, writer: JSONWriter, spool: Spool)?
+    private let external = ExternalValues()
+
+    /// A writer handing the archive to `sink`, keeping entity entries in temporary files when
+    /// `spoolsOnDisk`, in memory otherwise.
+    init(sink: @escaping DocumentByteSink, spoolsOnDisk: Bool) {
+        self.sink = sink
+        self.spoolsOnDisk = spoolsOnDisk
+    }
+
+    mutating func begin(header: DocumentHeader, schema: Schema, history: DocumentHistory) throws {
+        self.header = header
+        self.schema = schema
+        entities = schema.entities.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        let encoder = DocumentEncoder()
+        var headerWriter = JSONWriter(compactLevel: 1)
+        encoder.encodeHeader(header, to: &headerWriter)
+        leading.append(.init(name: BundleFormat.headerEntry, data: Data(headerWriter.bytes)))
+        var schemaWriter = JSONWriter(compactLevel: 2)
+        encoder.encodeSchema(schema, to: &schemaWriter)
+        leading.append(.init(name: BundleFormat.schemaEntry, data: Data(schemaWriter.bytes)))
+        if !history.isEmpty {
+            // One transaction per line.
+            var historyWriter = JSONWriter(compactLevel: 2)
+            try encoder.encodeHistory(history, schema: schema, to: &historyWriter)
+            leading.append(.init(name: BundleFormat.historyEntry, data: Data(historyWriter.bytes)))
+        }
+    }
+
+    mutating func beginEntity(_ entity: Schema.Entity) throws {
+        guard current == nil, let index = entities[nextEntity...].firstIndex(where: { $0.name == entity.name }) else {
+            throw DocumentStreamOrderError(message: "the snapshots of \(entity.name) are not in document order")
+        }
+        while nextEntity < index { try writeEmptyEntity() }
+        try open(entities[index])
+        nextEntity = index + 1
+    }
+
+    private mutating func open(_ entity: Schema.Entity) throws {
+        var writer = JSONWriter(compactLevel: 1, capacity: 2 * Self.pieceSize)
+        let external = self.external
+        writer.externalDataSink = { data in
+            let digest = BundleFormat.sha256(data)
+            external.byDigest[digest] = data
+            return digest
+        }
+        let encoder = EntityStreamEncoder(entity: entity)
+        encoder.begin(to: &writer)
+        current = (encoder, writer, try Spool(name: BundleFormat.snapshotsFolder + entity.name + ".json", onDisk: spoolsOnDisk))
+    }
+
+    mutating func add(_ snapshot: DefaultSnapshot) throws {
+        guard var entity = current else {
+            throw DocumentStreamOrderError(message: "\(snapshot.persistentIdentifier) comes outside its entity's snapshots")
+        }
+        current = nil  // so the writer's buffer is not shared while it grows
+        defer { current = entity }
+        try entity.encoder.add(snapshot, to: &entity.writer)
+        if entity.writer.bufferedByteCount >= Self.pieceSize { try entity.writer.drain(into: entity.spool.append) }
+    }
+
+    mutating func endEntity() throws {
+        guard var entity = current else { return }
+        current = nil
+        entity.encoder.end(to: &entity.writer)
+        try entity.writer.drain(into: entity.spool.append)
+        spools.append(entity.spool)
+    }
+
+    private mutating func writeEmptyEntity() throws {
+        try open(entities[nextEntity])
+        nextEntity += 1
+        try endEntity()
+    }
+
+    mutating func finish() throws {
+        try endEntity()
+        while nextEntity < entities.count { try writeEmptyEntity() }
+        guard let header, let schema else { return }
+        let externals = external.byDigest.sorted(by: { $0.key < $1.key }).map {
+            ZipArchive.Entry(name: BundleFormat.externalFolder + $0.key, data: $0.value)
+        }
+        var listed = leading.map { BundleManifest.Entry(name: $0.name, size: $0.data.count, sha256: BundleFormat.sha256($0.data)) }
+        listed += spools.map { BundleManifest.Entry(name: $0.name, size: $0.size, sha256: $0.digest) }
+        listed += externals.map { BundleManifest.Entry(name: $0.name, size: $0.data.count, sha256: BundleFormat.sha256($0.data)) }
+        let manifest = BundleManifest(
+            format: BundleManifest.format, formatVersion: BundleManifest.currentFormatVersion,
+            storeIdentifier: header.storeIdentifier, schemaVersion: schema.version.description, entries: listed)
+
+        let archive = try ZipArchive.Writer(sink: sink)
+        for entry in [ZipArchive.Entry(name: BundleManifest.entryName, data: try manifest.encoded())] + leading {
+            try archive.add(entry.name, size: entry.data.count) { write in try entry.data.withUnsafeBytes { try write($0) } }
+        }
+        for spool in spools {
+            try archive.add(spool.name, size: spool.size) { write in try spool.replay(write) }
+        }
+        for entry in externals {
+            try archive.add(entry.name, size: entry.data.count) { write in try entry.data.withUnsafeBytes { try write($0) } }
+        }
+        try archive.close()
+    }
+}
