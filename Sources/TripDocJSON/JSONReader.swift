@@ -26,6 +26,8 @@ public struct JSONReader: StructuredReader {
     private var position = 0
     private var last: UInt8 = UInt8(ascii: "v")
     private var depth = 0
+    /// The pages of a mapped file already read, handed back as the reader moves on.
+    private var consumed = ConsumedPages()
     /// The nesting-depth and string-length caps.
     private let limits: DocumentLimits
 
@@ -187,6 +189,7 @@ public struct JSONReader: StructuredReader {
             last = UInt8(ascii: "v")
             return false
         }
+        consumed.advance(to: position, in: bytes)
         if last != UInt8(ascii: "[") {
             guard byte == UInt8(ascii: ",") else { throw mismatch("',' or ']' after an array element") }
             position += 1

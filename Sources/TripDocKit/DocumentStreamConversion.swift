@@ -23,7 +23,6 @@ public struct DocumentStreamConversion: DocumentDecodingSink {
     private let path: String
     private let storeIdentifier: String
     private var writer: any DocumentStreamWriter
-    private var checker: IntegrityChecker.Session?
     private var sourceStore = ""
     /// Each entity's primary keys, when a remap table is wanted.
     private var keys: [String: [String: String]]?
@@ -41,15 +40,25 @@ public struct DocumentStreamConversion: DocumentDecodingSink {
         _ data: Data, path: String, format: any DocumentFormat, limits: DocumentLimits, to outputFormat: any DocumentFormat,
         storeIdentifier: String, wantsRemapTable: Bool, sink: @escaping DocumentByteSink
     ) throws -> RemapTable? {
-        var conversion = DocumentStreamConversion(
+        let conversion = DocumentStreamConversion(
             path: path, storeIdentifier: storeIdentifier, writer: outputFormat.makeStreamWriter(sink: sink),
             keys: wantsRemapTable ? [:] : nil)
+        // Two cores: this thread decodes and checks, another encodes and writes.
+        var checker: IntegrityChecker.Session?
+        var written: DocumentStreamConversion
         do {
-            try format.readDocument(from: data, file: path, limits: limits, into: &conversion)
+            written = try BackgroundSink.run(conversion) { feeder in
+                var checking = IntegrityCheckingSink(next: feeder)
+                try format.readDocument(from: data, file: path, limits: limits, into: &checking)
+                feeder = checking.next
+                checker = checking.session
+            }
         } catch let error as DocumentStreamOrderError {
             throw Unavailable(reason: error.message)
         }
-        return try conversion.finish()
+        let problems = checker?.finish() ?? []
+        guard problems.isEmpty else { throw TripDocError.documentHasProblems(path: path, problems: problems) }
+        return try written.finish()
     }
 
     private init(path: String, storeIdentifier: String, writer: any DocumentStreamWriter, keys: [String: [String: String]]?) {
@@ -65,7 +74,6 @@ public struct DocumentStreamConversion: DocumentDecodingSink {
 
     public mutating func begin(header: DocumentHeader, schema: Schema, history: DocumentHistory?) throws {
         sourceStore = header.storeIdentifier
-        checker = IntegrityChecker.Session(schema: schema, storeIdentifier: header.storeIdentifier)
         let source = history ?? DocumentHistory()
         self.history = source.remapped(moved)
         if keys != nil {
@@ -87,10 +95,9 @@ public struct DocumentStreamConversion: DocumentDecodingSink {
     }
 
     public mutating func add(_ snapshot: DefaultSnapshot) throws {
-        checker!.add(snapshot)
-        let moved = snapshot.remapped(moved)
-        // The reading reports progress; the writing of the same snapshots is not counted twice.
-        try CodingProgress.$observer.withValue(nil) { try writer.add(moved) }
+        // Documents hold primary keys, never store identifiers, so the snapshot is written as it
+        // was read: the new store identifier is the header's.
+        try writer.add(snapshot)
         if keys != nil {
             keys![snapshot.entityName, default: [:]][snapshot.persistentIdentifier.primaryKey] =
                 snapshot.persistentIdentifier.primaryKey
@@ -99,7 +106,7 @@ public struct DocumentStreamConversion: DocumentDecodingSink {
     }
 
     public mutating func endEntity(_ entity: Schema.Entity, count: Int) throws {
-        try CodingProgress.$observer.withValue(nil) { try writer.endEntity() }
+        try writer.endEntity()
     }
 
     public mutating func lateHistory(_ history: DocumentHistory) throws {
@@ -107,9 +114,7 @@ public struct DocumentStreamConversion: DocumentDecodingSink {
     }
 
     private mutating func finish() throws -> RemapTable? {
-        let problems = checker?.finish() ?? []
-        guard problems.isEmpty else { throw TripDocError.documentHasProblems(path: path, problems: problems) }
-        try CodingProgress.$observer.withValue(nil) { try writer.finish() }
+        try writer.finish()
         guard let keys else { return nil }
         let tokens = history.transactions.isEmpty ? nil : Dictionary(
             uniqueKeysWithValues: history.transactions.map {
@@ -118,3 +123,26 @@ public struct DocumentStreamConversion: DocumentDecodingSink {
         return RemapTable(fromStore: sourceStore, toStore: storeIdentifier, identifiers: keys, tokens: tokens)
     }
 }
+
+/// Checks the snapshots on their way to the next sink.
+private struct IntegrityCheckingSink<Next: DocumentDecodingSink>: DocumentDecodingSink {
+    var next: Next
+    var session: IntegrityChecker.Session?
+
+    mutating func begin(header: DocumentHeader, schema: Schema, history: DocumentHistory?) throws {
+        session = IntegrityChecker.Session(schema: schema, storeIdentifier: header.storeIdentifier)
+        try next.begin(header: header, schema: schema, history: history)
+    }
+
+    mutating func beginEntity(_ entity: Schema.Entity) throws { try next.beginEntity(entity) }
+
+    mutating func add(_ snapshot: DefaultSnapshot) throws {
+        session!.add(snapshot)
+        try next.add(snapshot)
+    }
+
+    mutating func endEntity(_ entity: Schema.Entity, count: Int) throws { try next.endEntity(entity, count: count) }
+
+    mutating func lateHistory(_ history: DocumentHistory) throws { try next.lateHistory(history) }
+}
+

@@ -27,6 +27,8 @@ struct PlistReader: StructuredReader {
     private var atEnd = false
     /// Set after consuming `<dict/>` or `<array/>`: the container's end comes with no node.
     private var pendingEmptyClose = false
+    /// The pages of a mapped file already parsed, handed back as the reader moves on.
+    private var consumed = ConsumedPages()
 
     init(input: XMLInput, limits: DocumentLimits = .standard) throws {
         self.input = input
@@ -208,6 +210,7 @@ struct PlistReader: StructuredReader {
         }
         try skipInsignificant()
         guard !atEnd else { throw error("the document ends inside an <array>") }
+        consumed.advance(to: xml.bytesConsumed, in: input.bytes)
         if xml.nodeType == .endElement, xml.name == "array" {
             try advance()
             return false

@@ -100,6 +100,9 @@ final class XMLTextReader {
     /// The node's depth in the tree (the root element is 0).
     var depth: Int { Int(xmlTextReaderDepth(reader)) }
 
+    /// How many bytes of the input the parser has consumed.
+    var bytesConsumed: Int { Int(xmlTextReaderByteConsumed(reader)) }
+
     /// The line the parser is on.
     var line: Int { Int(xmlTextReaderGetParserLineNumber(reader)) }
 

@@ -306,8 +306,14 @@ import Testing
         #expect(quiet.stderr == "", "standard error is not a terminal here")
         let shown = try tripdoc.run(["convert", "trips.json", "shown.plist"], environment: ["TRIPDOC_PROGRESS": "1"])
         #expect(shown.status == 0)
-        #expect(shown.stderr.contains("tripdoc: reading trips.json: 0 entities, 0 snapshots"), "\(shown.stderr)")
-        #expect(shown.stderr.contains("tripdoc: writing shown.plist: 0 entities, 0 of 13 snapshots (0%"), "\(shown.stderr)")
+        #expect(shown.stderr.contains("tripdoc: converting trips.json to shown.plist: 0 entities, 0 snapshots"), "\(shown.stderr)")
+        // Renumbering converts in memory: reading, then writing with a total.
+        let renumbered = try tripdoc.run(
+            ["convert", "trips.json", "renumbered.plist", "--renumber"], environment: ["TRIPDOC_PROGRESS": "1"])
+        #expect(renumbered.stderr.contains("tripdoc: reading trips.json: 0 entities, 0 snapshots"), "\(renumbered.stderr)")
+        #expect(
+            renumbered.stderr.contains("tripdoc: writing renumbered.plist: 0 entities, 0 of 13 snapshots (0%"),
+            "\(renumbered.stderr)")
         #expect(shown.stderr.hasSuffix("\r\u{1B}[K"), "the line is cleared at the end")
         #expect(try tripdoc.contents("quiet.plist").count == tripdoc.contents("shown.plist").count)
     }

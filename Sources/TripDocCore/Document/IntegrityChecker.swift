@@ -22,20 +22,36 @@ public struct IntegrityChecker {
     /// ``IntegrityChecker/problems(in:)`` gives for the whole document.
     public struct Session {
         private let storeIdentifier: String
+        /// What the checks need of one entity, worked out once.
+        private struct EntityPlan {
+            var entity: Schema.Entity
+            var propertyNames: Set<String>
+            /// Each relationship with its number and its destination's place among the entities.
+            var relationships: [(relationship: Schema.Relationship, number: Int32, destination: Int?)]
+            var uniquenessConstraints: [[String]]
+        }
+        private let plans: [EntityPlan]
         private let entities: [String: Schema.Entity]
-        private let propertyNames: [String: Set<String>]
         /// Each relationship of the schema by entity and name, numbered.
         private var relationshipNumbers: [String: [String: Int]] = [:]
         /// For each relationship number: its inverse's number, or -1 when it has none declared,
         /// or -2 when the declared inverse is not a relationship of the destination.
         private var inverseNumbers: [Int] = []
 
-        /// Identifiers of this store, numbered, by entity then primary key.
-        private var numbersByKey: [String: [String: Int32]] = [:]
-        /// Identifiers of other stores and temporary ones, numbered.
+        /// The entities' names, and each one's place in them.
+        private let entityNames: [String]
+        private let entityNumbers: [String: Int]
+        /// Identifiers of this store, numbered, per entity: canonical numeric keys by value,
+        /// other keys by text.
+        private var numbersByValue: [[Int64: Int32]]
+        private var numbersByText: [[String: Int32]]
+        /// Identifiers of other stores, temporary ones, and ones of entities the schema lacks.
         private var otherNumbers: [PersistentIdentifier: Int32] = [:]
-        /// Each number's identifier.
-        private var identifiers: [PersistentIdentifier] = []
+        /// Each number's identifier: the entity's place and the key's value, or (-1, -1 - n)
+        /// for `texts[n]`… see ``identifier(_:)``.
+        private var numbered: [(entity: Int32, key: Int64)] = []
+        private var texts: [String] = []
+        private var others: [PersistentIdentifier] = []
         /// Whether a snapshot with the numbered identifier has been added.
         private var present: [Bool] = []
 
@@ -51,7 +67,8 @@ public struct IntegrityChecker {
         }
         private var references: [Reference] = []
 
-        private var uniqueKeys: [String: [[String]: [[SnapshotValue]: PersistentIdentifier]]] = [:]
+        /// Per entity and uniqueness constraint: the values seen, and whose they were.
+        private var uniqueKeys: [[[[SnapshotValue]: Int32]]]
         private var snapshotCount = 0
         /// Problems found so far, with where they sort: (phase, snapshot, slot, order).
         private var found: [(key: (Int, Int, Int, Int), problem: IntegrityProblem)] = []
@@ -60,7 +77,10 @@ public struct IntegrityChecker {
         public init(schema: Schema, storeIdentifier: String) {
             self.storeIdentifier = storeIdentifier
             entities = schema.entitiesByName
-            propertyNames = entities.mapValues { Set($0.propertyNames) }
+            entityNames = schema.entities.map(\.name)
+            entityNumbers = Dictionary(schema.entities.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
+            numbersByValue = Array(repeating: [:], count: schema.entities.count)
+            numbersByText = Array(repeating: [:], count: schema.entities.count)
             for entity in schema.entities {
                 for relationship in entity.relationships {
                     relationshipNumbers[entity.name, default: [:]][relationship.name] = inverseNumbers.count
@@ -74,24 +94,64 @@ public struct IntegrityChecker {
                     inverseNumbers[number] = relationshipNumbers[relationship.destination]?[inverse] ?? -2
                 }
             }
+            let numbers = relationshipNumbers
+            let places = entityNumbers
+            plans = schema.entities.map { entity in
+                EntityPlan(
+                    entity: entity, propertyNames: Set(entity.propertyNames),
+                    relationships: entity.relationships.map {
+                        ($0, Int32(numbers[entity.name]![$0.name]!), places[$0.destination])
+                    },
+                    uniquenessConstraints: entity.effectiveUniquenessConstraints)
+            }
+            uniqueKeys = plans.map { Array(repeating: [:], count: $0.uniquenessConstraints.count) }
         }
 
         /// The number of `identifier`, given on first sight.
         private mutating func number(of identifier: PersistentIdentifier) -> Int32 {
-            if identifier.storeIdentifier == storeIdentifier, !identifier.isTemporary {
-                if let number = numbersByKey[identifier.entityName]?[identifier.primaryKey] { return number }
-                let number = Int32(identifiers.count)
-                numbersByKey[identifier.entityName, default: [:]][identifier.primaryKey] = number
-                identifiers.append(identifier)
-                present.append(false)
-                return number
+            if identifier.storeIdentifier == storeIdentifier, !identifier.isTemporary,
+                let entity = entityNumbers[identifier.entityName]
+            {
+                return number(ofKey: identifier.primaryKey, entity: entity)
             }
             if let number = otherNumbers[identifier] { return number }
-            let number = Int32(identifiers.count)
+            let number = Int32(numbered.count)
             otherNumbers[identifier] = number
-            identifiers.append(identifier)
+            numbered.append((-1, Int64(others.count)))
+            others.append(identifier)
             present.append(false)
             return number
+        }
+
+        /// The number of the identifier of this store with `key` in the entity numbered `entity`.
+        private mutating func number(ofKey key: String, entity: Int) -> Int32 {
+            let next = Int32(numbered.count)
+            if let value = PrimaryKeyOrder.canonicalNumber(key) {
+                let number = numbersByValue[entity][value, default: next]
+                if number == next {
+                    numbersByValue[entity][value] = next
+                    numbered.append((Int32(entity), value))
+                    present.append(false)
+                }
+                return number
+            }
+            let number = numbersByText[entity][key, default: next]
+            if number == next {
+                numbersByText[entity][key] = next
+                numbered.append((Int32(entity), -1 - Int64(texts.count)))
+                texts.append(key)
+                present.append(false)
+            }
+            return number
+        }
+
+        /// The identifier numbered `number`.
+        private func identifier(_ number: Int32) -> PersistentIdentifier {
+            let (entity, key) = numbered[Int(number)]
+            if entity < 0 { return others[Int(key)] }
+            return PersistentIdentifier(
+                storeIdentifier: storeIdentifier, entityName: entityNames[Int(entity)],
+                primaryKey: key >= 0 ? String(key) : texts[Int(-1 - key)])
         }
 
         private mutating func report(_ problem: IntegrityProblem, phase: Int = 1, slot: Int, order: Int = 0) {
@@ -117,23 +177,19 @@ public struct IntegrityChecker {
                             + "not to this document's store \(storeIdentifier)"),
                     phase: 0, slot: 1)
             }
-            guard let entity = entities[identifier.entityName] else {
+            guard let place = entityNumbers[identifier.entityName] else {
                 report(
                     .init(kind: .unknownEntity, identifier: identifier, message: "the schema has no entity '\(identifier.entityName)'"),
                     slot: 0)
                 return
             }
-            let known = propertyNames[entity.name]!
-            if snapshot.values.keys.contains(where: { !known.contains($0) }) {
-                for name in snapshot.values.keys.sorted() where !known.contains(name) {
-                    report(
-                        .init(kind: .unknownProperty, identifier: identifier, property: name, message: "is not a property of \(entity.name)"),
-                        slot: 1)
-                }
-            }
+            let plan = plans[place]
+            let entity = plan.entity
+            // The values found under the entity's property names; any others are unknown.
+            var known = 0
             for attribute in entity.attributes {
-                let value = snapshot.values[attribute.name] ?? .null
-                if value == .null {
+                guard let value = snapshot.values[attribute.name], value != .null else {
+                    if snapshot.values[attribute.name] != nil { known += 1 }
                     if !attribute.isOptional {
                         report(
                             .init(
@@ -141,7 +197,10 @@ public struct IntegrityChecker {
                                 message: "is nil but the attribute is not optional"),
                             slot: 2)
                     }
-                } else if !value.fits(attribute.type) {
+                    continue
+                }
+                known += 1
+                if !value.fits(attribute.type) {
                     report(
                         .init(
                             kind: .valueDoesNotFitSchema, identifier: identifier, property: attribute.name,
@@ -150,35 +209,51 @@ public struct IntegrityChecker {
                 }
             }
             var order: Int32 = 0
-            let numbers = relationshipNumbers[entity.name] ?? [:]
-            for relationship in entity.relationships {
-                let value = snapshot.values[relationship.name] ?? .null
-                let relationshipNumber = Int32(numbers[relationship.name]!)
+            for (relationship, relationshipNumber, destination) in plan.relationships {
+                guard let value = snapshot.values[relationship.name] else { continue }
+                known += 1
                 for target in value.referencedIdentifiers {
+                    let targetNumber: Int32 =
+                        if let destination, target.entityName == relationship.destination,
+                            target.storeIdentifier == storeIdentifier, !target.isTemporary
+                        {
+                            number(ofKey: target.primaryKey, entity: destination)
+                        } else {
+                            number(of: target)
+                        }
                     references.append(
                         Reference(
-                            source: source, target: number(of: target), relationship: relationshipNumber,
+                            source: source, target: targetNumber, relationship: relationshipNumber,
                             snapshotIndex: Int32(snapshotCount), order: order,
                             // It is dangling whatever it names.
                             isOfOtherEntity: target.entityName != relationship.destination))
                     order += 1
                 }
             }
-            for constraint in entity.effectiveUniquenessConstraints {
+            if known < snapshot.values.count {
+                for name in snapshot.values.keys.sorted() where !plan.propertyNames.contains(name) {
+                    report(
+                        .init(kind: .unknownProperty, identifier: identifier, property: name, message: "is not a property of \(entity.name)"),
+                        slot: 1)
+                }
+            }
+            for (index, constraint) in plan.uniquenessConstraints.enumerated() {
                 var key: [SnapshotValue] = []
+                key.reserveCapacity(constraint.count)
                 for name in constraint {
                     guard let value = snapshot.values[name], value != .null else { break }
                     key.append(value)
                 }
                 guard key.count == constraint.count else { continue }
-                if let other = uniqueKeys[entity.name, default: [:]][constraint, default: [:]][key] {
+                let owner = uniqueKeys[place][index][key, default: source]
+                if owner != source {
                     report(
                         .init(
                             kind: .uniquenessViolated, identifier: identifier,
-                            message: "has the same \(constraint.joined(separator: ", ")) as \(other)"),
+                            message: "has the same \(constraint.joined(separator: ", ")) as \(self.identifier(owner))"),
                         slot: 4)
                 } else {
-                    uniqueKeys[entity.name, default: [:]][constraint, default: [:]][key] = identifier
+                    uniqueKeys[place][index][key] = source
                 }
             }
         }
@@ -201,10 +276,10 @@ public struct IntegrityChecker {
                 }
             }
             for reference in references {
-                let source = identifiers[Int(reference.source)]
+                let source = identifier(reference.source)
                 let key = (1, Int(reference.snapshotIndex), 3, Int(reference.order))
                 let property = relationshipNames[Int(reference.relationship)]!
-                let target = identifiers[Int(reference.target)]
+                let target = identifier(reference.target)
                 guard !reference.isOfOtherEntity, present[Int(reference.target)] else {
                     found.append(
                         (

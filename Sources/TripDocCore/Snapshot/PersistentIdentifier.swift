@@ -82,6 +82,19 @@ public enum PrimaryKeyOrder {
         return lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
     }
 
+    /// The value of `key` when it is a decimal number in canonical form below 10^18, or `nil`.
+    public static func canonicalNumber(_ key: String) -> Int64? {
+        var value: Int64 = 0
+        var count = 0
+        for byte in key.utf8 {
+            guard byte &- UInt8(ascii: "0") < 10, count < 18 else { return nil }
+            if count == 1, value == 0 { return nil }  // a leading zero
+            value = value * 10 + Int64(byte &- UInt8(ascii: "0"))
+            count += 1
+        }
+        return count > 0 ? value : nil
+    }
+
     /// Whether `key` is a decimal number in canonical form (`0`, `17`, not `017` or `-1`).
     public static func isCanonicalNumber(_ key: String) -> Bool {
         var iterator = key.utf8.makeIterator()

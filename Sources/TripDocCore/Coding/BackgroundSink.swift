@@ -1,0 +1,158 @@
+import Foundation
+
+/// Runs a ``DocumentDecodingSink`` on a thread of its own, so that decoding a document and what
+/// is done with it (encoding it again, for a conversion) use two cores. The decoding thread hands
+/// the calls over in batches of snapshots through a short queue, so memory holds a few batches
+/// at most; it waits when the queue is full.
+///
+/// Use ``run(_:decode:)``: it starts the thread, calls `decode` with a sink to decode into, and
+/// returns the inner sink when both sides are done. An error on either side stops both; the
+/// first one is thrown.
+public final class BackgroundSink<Inner: DocumentDecodingSink>: @unchecked Sendable {
+    private enum Call {
+        case begin(DocumentHeader, Schema, DocumentHistory?)
+        case beginEntity(Schema.Entity)
+        case snapshots([DefaultSnapshot])
+        case endEntity(Schema.Entity, Int)
+        case lateHistory(DocumentHistory)
+        case end
+    }
+
+    /// Why the decoding side stopped: the inner sink failed (its error is thrown instead).
+    private struct Stopped: Error {}
+
+    private let condition = NSCondition()
+    private var queue: [Call] = []
+    private let capacity = 8
+    private var innerError: (any Error)?
+    private var finished = false
+    private var inner: Inner
+
+    private init(_ inner: Inner) {
+        self.inner = inner
+    }
+
+    /// Decodes with `decode` into `inner`, which runs on another thread; returns `inner` after
+    /// the last call.
+    ///
+    /// - Throws: The first error of `decode` or of `inner`.
+    public static func run(_ inner: Inner, decode: (inout Feeder) throws -> Void) throws -> Inner {
+        let sink = BackgroundSink(inner)
+        let thread = Thread { sink.drain() }
+        thread.stackSize = 8 << 20
+        thread.start()
+        var feeder = Feeder(sink: sink)
+        var decodeError: (any Error)?
+        do {
+            try decode(&feeder)
+            try feeder.flush()
+        } catch is Stopped {
+            // The inner sink failed; its error is thrown below.
+        } catch {
+            decodeError = error
+        }
+        sink.close()
+        sink.condition.lock()
+        while !sink.finished { sink.condition.wait() }
+        sink.condition.unlock()
+        if let innerError = sink.innerError { throw innerError }
+        if let decodeError { throw decodeError }
+        return sink.inner
+    }
+
+    /// Queues a call, waiting while the queue is full.
+    ///
+    /// - Throws: `Stopped` once the inner sink has failed.
+    private func put(_ call: Call) throws {
+        condition.lock()
+        defer { condition.unlock() }
+        while queue.count >= capacity, innerError == nil { condition.wait() }
+        guard innerError == nil else { throw Stopped() }
+        queue.append(call)
+        condition.broadcast()
+    }
+
+    /// Queues the end, whatever the queue holds.
+    private func close() {
+        condition.lock()
+        queue.append(.end)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The other thread: applies the calls to the inner sink until the end or an error.
+    private func drain() {
+        var failed = false
+        while true {
+            condition.lock()
+            while queue.isEmpty { condition.wait() }
+            let call = queue.removeFirst()
+            condition.broadcast()
+            condition.unlock()
+            if case .end = call { break }
+            guard !failed else { continue }
+            do {
+                switch call {
+                case .begin(let header, let schema, let history): try inner.begin(header: header, schema: schema, history: history)
+                case .beginEntity(let entity): try inner.beginEntity(entity)
+                case .snapshots(let snapshots): for snapshot in snapshots { try inner.add(snapshot) }
+                case .endEntity(let entity, let count): try inner.endEntity(entity, count: count)
+                case .lateHistory(let history): try inner.lateHistory(history)
+                case .end: break
+                }
+            } catch {
+                failed = true
+                condition.lock()
+                innerError = error
+                condition.broadcast()
+                condition.unlock()
+            }
+        }
+        condition.lock()
+        finished = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The decoding side: collects snapshots into batches and queues the calls.
+    public struct Feeder: DocumentDecodingSink {
+        fileprivate let sink: BackgroundSink
+        private var batch: [DefaultSnapshot] = []
+        private static var batchSize: Int { 512 }
+
+        fileprivate init(sink: BackgroundSink) {
+            self.sink = sink
+            batch.reserveCapacity(Self.batchSize)
+        }
+
+        fileprivate mutating func flush() throws {
+            guard !batch.isEmpty else { return }
+            try sink.put(.snapshots(batch))
+            batch = []
+            batch.reserveCapacity(Self.batchSize)
+        }
+
+        public mutating func begin(header: DocumentHeader, schema: Schema, history: DocumentHistory?) throws {
+            try sink.put(.begin(header, schema, history))
+        }
+
+        public mutating func beginEntity(_ entity: Schema.Entity) throws {
+            try sink.put(.beginEntity(entity))
+        }
+
+        public mutating func add(_ snapshot: DefaultSnapshot) throws {
+            batch.append(snapshot)
+            if batch.count >= Self.batchSize { try flush() }
+        }
+
+        public mutating func endEntity(_ entity: Schema.Entity, count: Int) throws {
+            try flush()
+            try sink.put(.endEntity(entity, count))
+        }
+
+        public mutating func lateHistory(_ history: DocumentHistory) throws {
+            try flush()
+            try sink.put(.lateHistory(history))
+        }
+    }
+}
