@@ -47,6 +47,16 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
     // MARK: Reading
 
     public func readDocument(from data: Data, file: String, limits: DocumentLimits) throws -> Document {
+        var collector = DocumentCollector()
+        try readDocument(from: data, file: file, limits: limits, into: &collector)
+        return collector.document!
+    }
+
+    /// Verifies every entry against the manifest first, then decodes the header, schema and
+    /// history, then each entity's entry in byte order of the names, one snapshot at a time.
+    public func readDocument<Sink: DocumentDecodingSink>(
+        from data: Data, file: String, limits: DocumentLimits, into sink: inout Sink
+    ) throws {
         try limits.checkDocumentSize(data.count, file: file)
         let verified = try verifiedEntries(of: data, file: file, limits: limits)
         let contents = verified.contents
@@ -99,7 +109,6 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
                 hint: "The file is damaged, was changed by hand, or is not a tripdoc bundle")
         }
 
-        var snapshots: [DefaultSnapshot] = []
         let entityEntries = Set(schema.entities.map { Self.snapshotsFolder + $0.name + ".json" })
         for name in contents.keys.sorted() where name.hasPrefix(Self.snapshotsFolder) && !entityEntries.contains(name) {
             throw DocumentReadError(
@@ -107,26 +116,24 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
                 message: "the entry holds snapshots of an entity the schema does not have",
                 hint: "The file is damaged or is not a tripdoc bundle")
         }
-        for entity in schema.entities {
-            let name = Self.snapshotsFolder + entity.name + ".json"
-            snapshots += try readJSON(name) {
-                try decoder.decodeSnapshots(
-                    of: entity, from: &$0, storeIdentifier: header.storeIdentifier, file: file,
-                    keyPath: "snapshots.\(entity.name)")
-            }
-            if snapshots.count > limits.maximumSnapshotCount {
-                throw DocumentReadError(
-                    file: file, location: SourceLocation(entry: name), message: limits.exceededMessage(.snapshotCount),
-                    hint: DocumentLimits.Cap.snapshotCount.hint)
-            }
-        }
         var history = DocumentHistory()
         if contents[Self.historyEntry] != nil {
             history = try readJSON(Self.historyEntry) {
                 try decoder.decodeHistory(from: &$0, schema: schema, storeIdentifier: header.storeIdentifier, file: file)
             }
         }
-        return Document(header: header, schema: schema, snapshots: snapshots, history: history)
+        try sink.begin(header: header, schema: schema, history: history)
+        var count = 0
+        for entity in schema.entities.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }) {
+            let name = Self.snapshotsFolder + entity.name + ".json"
+            try sink.beginEntity(entity)
+            let entityCount = try readJSON(name) {
+                try decoder.decodeSnapshots(
+                    of: entity, from: &$0, storeIdentifier: header.storeIdentifier, file: file,
+                    keyPath: "snapshots.\(entity.name)", counted: &count, into: &sink)
+            }
+            try sink.endEntity(entity, count: entityCount)
+        }
     }
 
     public func entryReports(of data: Data, file: String, limits: DocumentLimits) throws -> [ArchiveEntryReport] {
@@ -156,7 +163,11 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
             throw refuse(error.entry, error.description, hint: error.hint)
         }
         var contents: [String: Data] = [:]
-        for entry in entries { contents[entry.name] = entry.data }
+        var digests: [String: String] = [:]
+        for entry in entries {
+            contents[entry.name] = entry.data
+            digests[entry.name] = entry.digest
+        }
         guard let manifestData = contents[BundleManifest.entryName] else {
             throw refuse(BundleManifest.entryName, "the bundle has no manifest.json")
         }
@@ -181,7 +192,7 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
             guard let data = contents[entry.name] else {
                 throw refuse(entry.name, "the manifest lists the entry, but the archive does not hold it")
             }
-            guard data.count == entry.size, Self.sha256(data) == entry.sha256.lowercased() else {
+            guard data.count == entry.size, (digests[entry.name] ?? Self.sha256(data)) == entry.sha256.lowercased() else {
                 throw refuse(entry.name, "the entry's contents do not match the SHA-256 digest in the manifest")
             }
         }
@@ -192,7 +203,9 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
             let known = [BundleManifest.entryName, Self.headerEntry, Self.schemaEntry, Self.historyEntry].contains(name)
                 || name.hasPrefix(Self.snapshotsFolder) || name.hasPrefix(Self.externalFolder)
             guard known else { throw refuse(name, "a bundle of format version 1 has no such entry") }
-            if name.hasPrefix(Self.externalFolder), Self.sha256(contents[name]!) != name.dropFirst(Self.externalFolder.count) {
+            if name.hasPrefix(Self.externalFolder),
+                (digests[name] ?? Self.sha256(contents[name]!)) != name.dropFirst(Self.externalFolder.count)
+            {
                 throw refuse(name, "an external entry's name must be the SHA-256 digest of its contents")
             }
         }

@@ -1,6 +1,13 @@
 import CLibArchive
+import Crypto
 import Foundation
 import TripDocCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// The one place tripdoc calls libarchive: writing a zip archive into memory, and reading one's
 /// entries into memory under limits.
@@ -9,13 +16,26 @@ import TripDocCore
 /// type does: it refuses absolute paths, `..` components, backslashes, symbolic links and
 /// duplicate names, checks each entry's declared size and compression ratio (from the central
 /// directory, ``ZipCentralDirectory``) before inflating it, and counts the bytes it inflates.
-/// Only the zip format is enabled. Nothing is ever written to disk.
+/// Only the zip format is enabled. Nothing is ever extracted: entries larger than
+/// ``spillThreshold`` are inflated into unlinked temporary files, which vanish with the process.
 enum ZipArchive {
     /// One file inside an archive.
     struct Entry: Equatable {
         var name: String
         var data: Data
+        /// The SHA-256 digest of `data` in lowercase hex, when it was worked out as it was read.
+        var digest: String?
+
+        init(name: String, data: Data, digest: String? = nil) {
+            self.name = name
+            self.data = data
+            self.digest = digest
+        }
     }
+
+    /// Entries that inflate to more than this are inflated into an unlinked temporary file that
+    /// is then mapped, so a bundle's large snapshot entries never sit in memory whole.
+    static let spillThreshold = 16 << 20
 
     /// The modification time of every entry: the Unix epoch. libarchive writes it as the DOS
     /// time 1980-01-01 00:00 (the earliest there is, whatever the time zone) and as 0 in the
@@ -198,31 +218,89 @@ enum ZipArchive {
                     continue
                 }
                 guard type == CLibArchive_regularFile() else { throw ZipArchiveError.notARegularFile(name) }
-                var contents = Data()
-                contents.reserveCapacity(record.uncompressedSize)
+                var output = try EntryOutput(name: name, size: record.uncompressedSize)
                 while true {
                     let count = chunk.withUnsafeMutableBytes { archive_read_data(archive, $0.baseAddress, $0.count) }
                     if count == 0 { break }
                     guard count > 0 else { throw ZipArchiveError.damaged(entry: name, message(archive)) }
                     // The central directory's size is a promise; an entry that inflates past it is refused
                     // before it can use more memory.
-                    guard contents.count + count <= record.uncompressedSize else {
+                    guard output.count + count <= record.uncompressedSize else {
                         throw ZipArchiveError.damaged(
                             entry: name, "it inflates to more than the \(record.uncompressedSize) bytes it declares")
                     }
-                    contents.append(contentsOf: chunk[0..<count])
+                    try chunk.withUnsafeBytes { try output.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
                 }
-                guard contents.count == record.uncompressedSize else {
+                guard output.count == record.uncompressedSize else {
                     throw ZipArchiveError.damaged(
-                        entry: name, "it holds \(contents.count) bytes but declares \(record.uncompressedSize)")
+                        entry: name, "it holds \(output.count) bytes but declares \(record.uncompressedSize)")
                 }
-                entries.append(Entry(name: name, data: contents))
+                let (contents, digest) = try output.finish()
+                entries.append(Entry(name: name, data: contents, digest: digest))
             }
             let missing = directory.records.filter { !$0.isDirectory && !seen.contains($0.name) }
             if let first = missing.first {
                 throw ZipArchiveError.damaged(entry: first.name, "the entry could not be read")
             }
             return entries
+        }
+    }
+
+    /// Where one entry inflates to: memory, or past ``spillThreshold`` an unlinked temporary
+    /// file, mapped when complete. The SHA-256 digest is worked out on the way.
+    private struct EntryOutput {
+        let name: String
+        private var memory = Data()
+        private var descriptor: Int32 = -1
+        private var hasher = SHA256()
+        private(set) var count = 0
+
+        init(name: String, size: Int) throws {
+            self.name = name
+            if size > ZipArchive.spillThreshold {
+                var template = Array((NSTemporaryDirectory() + "/tripdoc-entry-XXXXXX").utf8CString)
+                descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+                guard descriptor >= 0 else { throw Self.failure(name, "creating a temporary file", errno) }
+                template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+            } else {
+                memory.reserveCapacity(size)
+            }
+        }
+
+        mutating func append(_ bytes: UnsafeRawBufferPointer) throws {
+            hasher.update(bufferPointer: bytes)
+            count += bytes.count
+            guard descriptor >= 0 else {
+                memory.append(contentsOf: bytes)
+                return
+            }
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    close(descriptor)
+                    throw Self.failure(name, "writing a temporary file", errno)
+                }
+                offset += written
+            }
+        }
+
+        /// The contents and their digest.
+        func finish() throws -> (Data, String) {
+            let digest = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+            guard descriptor >= 0 else { return (memory, digest) }
+            defer { close(descriptor) }
+            guard count > 0 else { return (Data(), digest) }
+            guard let address = mmap(nil, count, PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED else {
+                throw Self.failure(name, "mapping a temporary file", errno)
+            }
+            let data = Data(bytesNoCopy: address, count: count, deallocator: .custom { _ = munmap($0, $1) })
+            return (data, digest)
+        }
+
+        private static func failure(_ name: String, _ step: String, _ code: Int32) -> ZipArchiveError {
+            .damaged(entry: name, "\(step) to inflate it: \(String(cString: strerror(code)))")
         }
     }
 

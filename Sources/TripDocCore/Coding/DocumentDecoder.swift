@@ -67,6 +67,24 @@ public struct DocumentDecoder {
         }
     }
 
+    /// Reads an array of snapshots of one entity that is the whole of its input, handing each to
+    /// `sink` (``DocumentDecodingSink/add(_:)`` only); returns how many there were. `count` is
+    /// the running total of a document's snapshots, checked against the snapshot-count cap.
+    public func decodeSnapshots<R: StructuredReader, Sink: DocumentDecodingSink>(
+        of entity: Schema.Entity, from reader: inout R, storeIdentifier: String, file: String, keyPath prefix: String,
+        counted count: inout Int, into sink: inout Sink
+    ) throws -> Int {
+        try reported(file: file) {
+            let entityCount = try within(prefix) {
+                try decodeEntitySnapshots(
+                    from: &reader, plan: EntityCodingPlan(entity), storeIdentifier: storeIdentifier, counted: &count
+                ) { try sink.add($0) }
+            }
+            try reader.finish()
+            return entityCount
+        }
+    }
+
     /// Reads a history object that is the whole of its input.
     public func decodeHistory<R: StructuredReader>(
         from reader: inout R, schema: Schema, storeIdentifier: String, file: String, keyPath prefix: String = "history"

@@ -24,23 +24,26 @@ public protocol DocumentDecodingSink {
 }
 
 /// The sink that keeps everything: the whole ``Document``.
-struct DocumentCollector: DocumentDecodingSink {
+public struct DocumentCollector: DocumentDecodingSink {
     /// The document, once ``begin(header:schema:history:)`` has been called.
-    var document: Document?
+    public var document: Document?
 
-    mutating func begin(header: DocumentHeader, schema: Schema, history: DocumentHistory?) throws {
+    /// An empty collector.
+    public init() {}
+
+    public mutating func begin(header: DocumentHeader, schema: Schema, history: DocumentHistory?) throws {
         document = Document(header: header, schema: schema, history: history ?? DocumentHistory())
     }
 
-    mutating func beginEntity(_ entity: Schema.Entity) throws {}
+    public mutating func beginEntity(_ entity: Schema.Entity) throws {}
 
-    mutating func add(_ snapshot: DefaultSnapshot) throws {
+    public mutating func add(_ snapshot: DefaultSnapshot) throws {
         document!.snapshots.append(snapshot)
     }
 
-    mutating func endEntity(_ entity: Schema.Entity, count: Int) throws {}
+    public mutating func endEntity(_ entity: Schema.Entity, count: Int) throws {}
 
-    mutating func lateHistory(_ history: DocumentHistory) throws {
+    public mutating func lateHistory(_ history: DocumentHistory) throws {
         document!.history = history
     }
 }
