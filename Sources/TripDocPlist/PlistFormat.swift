@@ -150,9 +150,10 @@ public struct PlistFormat: DocumentFormat {
     static func longestText(in value: SnapshotValue) -> Int {
         switch value {
         case .string(let text):
-            // Written as <data> (base64, a third longer) when XML cannot carry one of its characters.
-            text.unicodeScalars.contains(where: PlistWriter.isOutsideXML)
-                ? (text.utf8.count + 2) / 3 * 4 : text.utf8.count
+            // Written as <data> (base64, a third longer) when XML cannot carry one of its characters;
+            // text too short to be too long either way is not looked at.
+            (text.utf8.count + 2) / 3 * 4 <= maximumValueLength || !text.unicodeScalars.contains(where: PlistWriter.isOutsideXML)
+                ? text.utf8.count : (text.utf8.count + 2) / 3 * 4
         case .data(let data): (data.count + 2) / 3 * 4
         case .array(let elements): elements.map(longestText).max() ?? 0
         case .composite(let fields): fields.values.map(longestText).max() ?? 0

@@ -100,14 +100,43 @@ struct PlistWriter: StructuredWriter, DrainableStructuredWriter {
     mutating func writeFloat(_ value: Float) { element("real", value.description) }
 
     mutating func writeString(_ value: String) {
-        if value.unicodeScalars.contains(where: Self.isOutsideXML) {
+        var text = value
+        // One pass over the UTF-8: a character XML cannot carry sends the text to <data>; text
+        // with nothing to escape is copied whole.
+        let kind = text.withUTF8 { Self.classify($0) }
+        if kind == .outsideXML {
             writeData(Data(value.utf8))
             return
         }
         startValue()
         append("<string>")
-        appendEscaped(value)
+        if kind == .plain {
+            text.withUTF8 { bytes.append(contentsOf: $0) }
+        } else {
+            appendEscaped(value)
+        }
         append("</string>")
+    }
+
+    private enum TextKind { case plain, needsEscaping, outsideXML }
+
+    /// What writing `utf8` as element text takes (see ``isOutsideXML(_:)``).
+    private static func classify(_ utf8: UnsafeBufferPointer<UInt8>) -> TextKind {
+        var kind = TextKind.plain
+        var index = 0
+        while index < utf8.count {
+            let byte = utf8[index]
+            switch byte {
+            case 0x09, 0x0A: break
+            case 0x0D, UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"): kind = .needsEscaping
+            case 0..<0x20: return .outsideXML
+            case 0xEF:  // U+FFFE and U+FFFF are EF BF BE and EF BF BF
+                if index + 2 < utf8.count, utf8[index + 1] == 0xBF, utf8[index + 2] >= 0xBE { return .outsideXML }
+            default: break
+            }
+            index += 1
+        }
+        return kind
     }
 
     mutating func writeData(_ value: Data) { element("data", value.base64EncodedString()) }

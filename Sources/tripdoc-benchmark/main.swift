@@ -2,13 +2,36 @@
 //   tripdoc-benchmark FILE [--repeat N]
 //   tripdoc-benchmark --history N    history cost: N saves through the engine (each renaming one
 //                                    trip of a 100-trip sample), bytes per transaction and read time
-// Build it optimised: swift build -c release --product tripdoc-benchmark
+//   tripdoc-benchmark suite [--trips 1430,14300,143000] [--repeat N]
+//                                    read, write and one-pass convert per format, diff and one
+//                                    engine save, at several sizes (about 10k, 100k and 1M
+//                                    snapshots), in microseconds per snapshot, and how far the
+//                                    per-snapshot cost drifts from the smallest size to the largest
 // Build it optimised: swift build -c release --product tripdoc-benchmark
 import Foundation
 import TripDoc
 import TripDocKit
 
 let arguments = CommandLine.arguments.dropFirst()
+
+func seconds(_ body: () throws -> Void) rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+}
+
+if arguments.first == "suite" {
+    let sizes = arguments.firstIndex(of: "--trips").map { arguments[$0 + 1].split(separator: ",").compactMap { Int($0) } }
+        ?? [1430, 14300, 143000]
+    let repeats = arguments.firstIndex(of: "--repeat").flatMap { Int(arguments[$0 + 1]) } ?? 3
+    do {
+        try BenchmarkSuite(sizes: sizes, repeats: repeats).run()
+    } catch {
+        FileHandle.standardError.write(Data("tripdoc-benchmark: \(error)\n".utf8))
+        exit(2)
+    }
+    exit(0)
+}
 if arguments.first == "--history", let count = arguments.dropFirst().first.flatMap({ Int($0) }) {
     do {
         var document = SampleTrips.document(trips: 100)
@@ -39,16 +62,10 @@ if arguments.first == "--history", let count = arguments.dropFirst().first.flatM
     exit(0)
 }
 guard let path = arguments.first else {
-    FileHandle.standardError.write(Data("usage: tripdoc-benchmark FILE [--repeat N]\n".utf8))
+    FileHandle.standardError.write(Data("usage: tripdoc-benchmark FILE [--repeat N] | suite [--trips N,N,…] [--repeat N] | --history N\n".utf8))
     exit(2)
 }
 let repeats = arguments.firstIndex(of: "--repeat").flatMap { Int(arguments[$0 + 1]) } ?? 3
-
-func seconds(_ body: () throws -> Void) rethrows -> Double {
-    let start = DispatchTime.now().uptimeNanoseconds
-    try body()
-    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-}
 
 do {
     let data = try DocumentFileReader.contents(of: path)

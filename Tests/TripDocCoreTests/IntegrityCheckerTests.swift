@@ -29,4 +29,43 @@ import TripDocTestSupport
         let problem = try #require(IntegrityChecker().problems(in: document).first { $0.kind == .danglingReference })
         #expect(problem.description == "Everything/1.parent: points at Everything/77, which the document does not hold")
     }
+
+    @Test func problemsComeInDocumentOrderWhateverTheirKind() {
+        var document = EdgeCaseDocuments.document()
+        document.snapshots[1]["parent"] = .reference(EdgeCaseDocuments.identifier("404"))
+        document.snapshots[0]["int8"] = .int(1000)
+        document.snapshots[0]["surplus"] = .string("?")
+        let problems = IntegrityChecker().problems(in: document)
+        #expect(
+            problems.map { "\($0.identifier.primaryKey) \($0.kind)" } == [
+                "1 unknownProperty", "1 valueDoesNotFitSchema", "2 danglingReference",
+            ])
+    }
+
+    /// Keys far apart (numbered by value, in a dictionary) and close together (in an array)
+    /// meet: references to models listed later, and duplicates, are found either way.
+    @Test(arguments: [1, 5_000, 1_000_000_000])
+    func numericKeysAreMatchedWhateverTheirSpread(step: Int) throws {
+        let base = EdgeCaseDocuments.document()
+        let template = base.snapshots[0]
+        var snapshots: [DefaultSnapshot] = []
+        let count = 3000
+        for index in 0..<count {
+            var snapshot = template
+            let key = String(1 + index * step)
+            snapshot.persistentIdentifier = EdgeCaseDocuments.identifier(key)
+            snapshot["string"] = .string("s\(index)")
+            // Each model's parent is listed after it; the last one has none.
+            let parent = index + 1 < count ? String(1 + (index + 1) * step) : nil
+            snapshot["parent"] = parent.map { .reference(EdgeCaseDocuments.identifier($0)) } ?? .null
+            snapshot["children"] = .references(index > 0 ? [EdgeCaseDocuments.identifier(String(1 + (index - 1) * step))] : [])
+            snapshots.append(snapshot)
+        }
+        var document = base
+        document.snapshots = snapshots
+        #expect(IntegrityChecker().problems(in: document) == [])
+        document.snapshots.append(snapshots[count / 2])
+        #expect(IntegrityChecker().problems(in: document).map(\.kind) == [.duplicateIdentifier])
+    }
 }
+

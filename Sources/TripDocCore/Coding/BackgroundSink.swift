@@ -23,7 +23,7 @@ public final class BackgroundSink<Inner: DocumentDecodingSink>: @unchecked Senda
 
     private let condition = NSCondition()
     private var queue: [Call] = []
-    private let capacity = 8
+    private let capacity = 4
     private var innerError: (any Error)?
     private var finished = false
     private var inner: Inner
@@ -118,7 +118,7 @@ public final class BackgroundSink<Inner: DocumentDecodingSink>: @unchecked Senda
     public struct Feeder: DocumentDecodingSink {
         fileprivate let sink: BackgroundSink
         private var batch: [DefaultSnapshot] = []
-        private static var batchSize: Int { 512 }
+        private static var batchSize: Int { 4096 }
 
         fileprivate init(sink: BackgroundSink) {
             self.sink = sink

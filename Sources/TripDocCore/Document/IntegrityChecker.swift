@@ -43,7 +43,7 @@ public struct IntegrityChecker {
         private let entityNumbers: [String: Int]
         /// Identifiers of this store, numbered, per entity: canonical numeric keys by value,
         /// other keys by text.
-        private var numbersByValue: [[Int64: Int32]]
+        private var numbersByValue: [NumericKeys]
         private var numbersByText: [[String: Int32]]
         /// Identifiers of other stores, temporary ones, and ones of entities the schema lacks.
         private var otherNumbers: [PersistentIdentifier: Int32] = [:]
@@ -54,6 +54,37 @@ public struct IntegrityChecker {
         private var others: [PersistentIdentifier] = []
         /// Whether a snapshot with the numbered identifier has been added.
         private var present: [Bool] = []
+
+        /// Numbers by numeric primary key: keys up to a bound that grows with the count (the
+        /// usual `1, 2, 3, …`) index an array, larger ones a dictionary.
+        private struct NumericKeys {
+            private var dense: [Int32] = []
+            private var sparse: [Int64: Int32] = [:]
+            private var count = 0
+
+            /// The number of `key`, or `next` (recorded) when it has none yet.
+            mutating func number(of key: Int64, next: Int32) -> Int32 {
+                if key < Int64(dense.count) {
+                    let number = dense[Int(key)]
+                    if number >= 0 { return number }
+                    // Numbered before the array reached it.
+                    if !sparse.isEmpty, let number = sparse[key] { return number }
+                    dense[Int(key)] = next
+                    count += 1
+                    return next
+                }
+                if key < Int64(4 * count + 4096) {
+                    dense.append(contentsOf: repeatElement(-1, count: max(Int(key) + 1 - dense.count, dense.count)))
+                    return number(of: key, next: next)
+                }
+                let number = sparse[key, default: next]
+                if number == next {
+                    sparse[key] = next
+                    count += 1
+                }
+                return number
+            }
+        }
 
         /// A reference from one snapshot to another, kept until every snapshot is known.
         private struct Reference {
@@ -79,7 +110,7 @@ public struct IntegrityChecker {
             entities = schema.entitiesByName
             entityNames = schema.entities.map(\.name)
             entityNumbers = Dictionary(schema.entities.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
-            numbersByValue = Array(repeating: [:], count: schema.entities.count)
+            numbersByValue = Array(repeating: NumericKeys(), count: schema.entities.count)
             numbersByText = Array(repeating: [:], count: schema.entities.count)
             for entity in schema.entities {
                 for relationship in entity.relationships {
@@ -127,9 +158,8 @@ public struct IntegrityChecker {
         private mutating func number(ofKey key: String, entity: Int) -> Int32 {
             let next = Int32(numbered.count)
             if let value = PrimaryKeyOrder.canonicalNumber(key) {
-                let number = numbersByValue[entity][value, default: next]
+                let number = numbersByValue[entity].number(of: value, next: next)
                 if number == next {
-                    numbersByValue[entity][value] = next
                     numbered.append((Int32(entity), value))
                     present.append(false)
                 }

@@ -12,9 +12,15 @@ extension TripDocCommand {
                 extension selects, or --to. OUT is a new store: it gets a new store identifier and \
                 every identifier and reference is remapped to it consistently. IN is never changed; \
                 OUT is written atomically, so a failure leaves no partial file. A document with \
-                integrity problems (see tripdoc inspect) is refused. When standard error is a \
-                terminal, a progress line shows the entities and snapshots read and written, the \
-                rate and the time left (TRIPDOC_PROGRESS=0 hides it, TRIPDOC_PROGRESS=1 shows it \
+                integrity problems (see tripdoc inspect) is refused.
+
+                IN is read in one pass and OUT written as it goes, on two cores, so a document larger \
+                than memory converts: memory holds the header, schema and history, the integrity \
+                check's tables (tens of bytes per model) and a window of IN. --renumber, OUT on \
+                standard output, and documents tripdoc did not write (snapshots out of order, the \
+                history after the snapshots) are converted in memory instead, with the same result. \
+                When standard error is a terminal, a progress line shows the entities and snapshots \
+                done and the rate (TRIPDOC_PROGRESS=0 hides it, TRIPDOC_PROGRESS=1 shows it \
                 anywhere).
 
                 Examples:
