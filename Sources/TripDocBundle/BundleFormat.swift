@@ -58,8 +58,10 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
         from data: Data, file: String, limits: DocumentLimits, into sink: inout Sink
     ) throws {
         try limits.checkDocumentSize(data.count, file: file)
-        let verified = try verifiedEntries(of: data, file: file, limits: limits)
-        let contents = verified.contents
+        // First everything but the snapshot entries; those are inflated once the sink has said
+        // which entities it wants.
+        let verified = try verifiedEntries(of: data, file: file, limits: limits) { !$0.hasPrefix(Self.snapshotsFolder) }
+        var contents = verified.contents
         let decoder = DocumentDecoder(limits: limits)
 
         func entry(_ name: String) throws -> Data {
@@ -123,8 +125,14 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
             }
         }
         try sink.begin(header: header, schema: schema, history: history)
+        let entities = schema.entities.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) })
+            .filter { sink.wantsSnapshots(of: $0) }
+        let wanted = Set(entities.map { Self.snapshotsFolder + $0.name + ".json" })
+        let snapshotEntries = try inflated(data, file: file, limits: limits, including: wanted.contains)
+        try verify(snapshotEntries, against: verified.manifest, file: file)
+        for entry in snapshotEntries { contents[entry.name] = entry.data }
         var count = 0
-        for entity in schema.entities.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }) {
+        for entity in entities {
             let name = Self.snapshotsFolder + entity.name + ".json"
             try sink.beginEntity(entity)
             let entityCount = try readJSON(name) {
@@ -146,28 +154,55 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
         }
     }
 
-    /// The archive's entries by name, checked against the limits, their CRCs and the manifest:
-    /// every listed entry present with its size and SHA-256, nothing unlisted.
-    private func verifiedEntries(of data: Data, file: String, limits: DocumentLimits) throws -> (
-        contents: [String: Data], listed: Set<String>, manifest: BundleManifest
-    ) {
-        func refuse(_ entry: String?, _ message: String, hint: String? = nil) -> DocumentReadError {
-            DocumentReadError(
-                file: file, location: entry.map { SourceLocation(entry: $0) }, message: message,
-                hint: hint ?? "The file is damaged, was changed by hand, or is not a tripdoc bundle")
-        }
-        let entries: [ZipArchive.Entry]
+    /// Why an entry is refused, as a read error naming it.
+    private func refusal(_ file: String, _ entry: String?, _ message: String, hint: String? = nil) -> DocumentReadError {
+        DocumentReadError(
+            file: file, location: entry.map { SourceLocation(entry: $0) }, message: message,
+            hint: hint ?? "The file is damaged, was changed by hand, or is not a tripdoc bundle")
+    }
+
+    /// The entries `including` selects, inflated under the limits, as ``ZipArchive`` reads them.
+    private func inflated(
+        _ data: Data, file: String, limits: DocumentLimits, including: (String) -> Bool
+    ) throws -> [ZipArchive.Entry] {
         do {
-            entries = try ZipArchive.entries(of: data, limits: limits)
+            return try ZipArchive.entries(of: data, limits: limits, including: including)
         } catch let error as ZipArchiveError {
-            throw refuse(error.entry, error.description, hint: error.hint)
+            throw refusal(file, error.entry, error.description, hint: error.hint)
         }
+    }
+
+    /// Checks inflated entries against the manifest's sizes and SHA-256 digests.
+    private func verify(_ entries: [ZipArchive.Entry], against manifest: BundleManifest, file: String) throws {
+        let listed = Dictionary(manifest.entries.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        for entry in entries where entry.name != BundleManifest.entryName {
+            guard let expected = listed[entry.name] else {
+                throw refusal(file, entry.name, "the archive holds an entry the manifest does not list")
+            }
+            guard entry.data.count == expected.size,
+                (entry.digest ?? Self.sha256(entry.data)) == expected.sha256.lowercased()
+            else {
+                throw refusal(file, entry.name, "the entry's contents do not match the SHA-256 digest in the manifest")
+            }
+        }
+    }
+
+    /// The archive's entries by name, checked against the limits, their CRCs and the manifest:
+    /// every listed entry present with its size, nothing unlisted, and the SHA-256 of every
+    /// entry `including` selects (only those are inflated; the manifest always is).
+    private func verifiedEntries(
+        of data: Data, file: String, limits: DocumentLimits, including: (String) -> Bool = { _ in true }
+    ) throws -> (contents: [String: Data], listed: Set<String>, manifest: BundleManifest) {
+        func refuse(_ entry: String?, _ message: String, hint: String? = nil) -> DocumentReadError {
+            refusal(file, entry, message, hint: hint)
+        }
+        let entries = try inflated(data, file: file, limits: limits) { $0 == BundleManifest.entryName || including($0) }
+        // Every entry's name and size, inflated or not (the archive's checks passed above).
+        let sizes = Dictionary(
+            try ZipCentralDirectory(data).records.filter { !$0.isDirectory }.map { ($0.name, $0.uncompressedSize) },
+            uniquingKeysWith: { a, _ in a })
         var contents: [String: Data] = [:]
-        var digests: [String: String] = [:]
-        for entry in entries {
-            contents[entry.name] = entry.data
-            digests[entry.name] = entry.digest
-        }
+        for entry in entries { contents[entry.name] = entry.data }
         guard let manifestData = contents[BundleManifest.entryName] else {
             throw refuse(BundleManifest.entryName, "the bundle has no manifest.json")
         }
@@ -189,22 +224,23 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
         var listed: Set<String> = []
         for entry in manifest.entries {
             guard listed.insert(entry.name).inserted else { throw refuse(entry.name, "the manifest lists the entry twice") }
-            guard let data = contents[entry.name] else {
+            guard let size = sizes[entry.name] else {
                 throw refuse(entry.name, "the manifest lists the entry, but the archive does not hold it")
             }
-            guard data.count == entry.size, (digests[entry.name] ?? Self.sha256(data)) == entry.sha256.lowercased() else {
+            guard size == entry.size else {
                 throw refuse(entry.name, "the entry's contents do not match the SHA-256 digest in the manifest")
             }
         }
-        for name in contents.keys.sorted() where name != BundleManifest.entryName && !listed.contains(name) {
+        for name in sizes.keys.sorted() where name != BundleManifest.entryName && !listed.contains(name) {
             throw refuse(name, "the archive holds an entry the manifest does not list")
         }
-        for name in contents.keys.sorted() {
+        try verify(entries, against: manifest, file: file)
+        for name in sizes.keys.sorted() {
             let known = [BundleManifest.entryName, Self.headerEntry, Self.schemaEntry, Self.historyEntry].contains(name)
                 || name.hasPrefix(Self.snapshotsFolder) || name.hasPrefix(Self.externalFolder)
             guard known else { throw refuse(name, "a bundle of format version 1 has no such entry") }
-            if name.hasPrefix(Self.externalFolder),
-                (digests[name] ?? Self.sha256(contents[name]!)) != name.dropFirst(Self.externalFolder.count)
+            if name.hasPrefix(Self.externalFolder), let entry = entries.first(where: { $0.name == name }),
+                (entry.digest ?? Self.sha256(entry.data)) != name.dropFirst(Self.externalFolder.count)
             {
                 throw refuse(name, "an external entry's name must be the SHA-256 digest of its contents")
             }

@@ -140,7 +140,8 @@ enum ZipArchive {
     /// entry-count, document-size and compression-ratio caps of `limits`.
     ///
     /// - Throws: ``ZipArchiveError`` naming the entry at fault.
-    static func entries(of data: Data, limits: DocumentLimits) throws -> [Entry] {
+    /// Entries `including` leaves out are not inflated (their sizes and names are still checked).
+    static func entries(of data: Data, limits: DocumentLimits, including: (String) -> Bool = { _ in true }) throws -> [Entry] {
         let directory = try ZipCentralDirectory(data)
         guard directory.records.count <= limits.maximumEntryCount else {
             throw ZipArchiveError.limitExceeded(
@@ -218,6 +219,10 @@ enum ZipArchive {
                     continue
                 }
                 guard type == CLibArchive_regularFile() else { throw ZipArchiveError.notARegularFile(name) }
+                guard including(name) else {
+                    try check(archive_read_data_skip(archive), archive)
+                    continue
+                }
                 var output = try EntryOutput(name: name, size: record.uncompressedSize)
                 while true {
                     let count = chunk.withUnsafeMutableBytes { archive_read_data(archive, $0.baseAddress, $0.count) }

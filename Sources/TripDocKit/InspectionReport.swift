@@ -47,12 +47,17 @@ public struct InspectionReport: Codable, Hashable, Sendable {
     /// For an archive format (the bundle), each entry with its sizes, CRC and digest status.
     public var entries: [ArchiveEntryReport]?
 
-    /// Reads and inspects the document at `path` (standard input for `-`) under `limits`.
+    /// Reads and inspects the document at `path` (standard input for `-`) under `limits`, one
+    /// snapshot at a time: memory holds the integrity check's tables, not the document.
     public static func inspect(path: String, limits: DocumentLimits = .standard) throws -> InspectionReport {
-        let data = try DocumentFileReader.contents(of: path, limits: limits)
-        let file = try DocumentFile.read(data, path: path, limits: limits)
-        var report = InspectionReport(file)
-        if let archive = file.format as? any ArchiveInspecting {
+        let data = try DocumentFileReader.contents(of: path, limits: limits, mapped: true)
+        let format = try DocumentFile.format(of: data, path: path)
+        var inspection = Inspection()
+        try format.readDocument(from: data, file: path, limits: limits, into: &inspection)
+        var report = InspectionReport(
+            path: path, size: data.count, format: format, header: inspection.header!, schema: inspection.schema!,
+            counts: inspection.counts, history: inspection.history, problems: inspection.checker!.finish())
+        if let archive = format as? any ArchiveInspecting {
             report.entries = try archive.entryReports(of: data, file: path, limits: limits)
         }
         return report
@@ -61,14 +66,24 @@ public struct InspectionReport: Codable, Hashable, Sendable {
     /// Inspects a document read from a file.
     public init(_ file: DocumentFile) {
         let document = file.document
-        self.file = file.path
-        size = file.size
-        format = file.format.name
-        formatVersion = document.header.formatVersion
-        generator = document.header.generator
-        storeIdentifier = document.storeIdentifier
-        schemaVersion = document.schema.version.description
-        entities = document.schema.entities.map { entity in
+        self.init(
+            path: file.path, size: file.size, format: file.format, header: document.header, schema: document.schema,
+            counts: document.countsByEntity, history: document.history,
+            problems: IntegrityChecker().problems(in: document))
+    }
+
+    private init(
+        path: String, size: Int, format: any DocumentFormat, header: DocumentHeader, schema: Schema,
+        counts: [String: Int], history: DocumentHistory, problems: [IntegrityProblem]
+    ) {
+        file = path
+        self.size = size
+        self.format = format.name
+        formatVersion = header.formatVersion
+        generator = header.generator
+        storeIdentifier = header.storeIdentifier
+        schemaVersion = schema.version.description
+        entities = schema.entities.map { entity in
             EntitySummary(
                 name: entity.name,
                 attributes: entity.attributes.map { "\($0.name): \($0.type.name)\($0.isOptional ? "?" : "")" },
@@ -77,18 +92,40 @@ public struct InspectionReport: Codable, Hashable, Sendable {
                 },
                 uniquenessConstraints: entity.uniquenessConstraints, indices: entity.indices)
         }
-        counts = document.countsByEntity
-        snapshots = document.snapshots.count
-        historyTransactions = document.history.transactions.count
-        if let first = document.history.transactions.first, let last = document.history.transactions.last {
+        var allCounts = Dictionary(uniqueKeysWithValues: schema.entities.map { ($0.name, 0) })
+        allCounts.merge(counts) { $1 }
+        self.counts = allCounts
+        snapshots = counts.values.reduce(0, +)
+        historyTransactions = history.transactions.count
+        if let first = history.transactions.first, let last = history.transactions.last {
             historyTokenSpan = TokenSpan(
-                first: first.token(in: document.storeIdentifier).description,
-                last: last.token(in: document.storeIdentifier).description)
+                first: first.token(in: header.storeIdentifier).description,
+                last: last.token(in: header.storeIdentifier).description)
         }
-        historyDeletedThrough = document.history.deletedThrough
-        problems = IntegrityChecker().problems(in: document).map {
+        historyDeletedThrough = history.deletedThrough
+        self.problems = problems.map {
             Problem(kind: $0.kind.rawValue, identifier: $0.identifier.description, property: $0.property, message: $0.message)
         }
+    }
+
+    /// What inspecting keeps of a document read piece by piece.
+    private struct Inspection: DocumentDecodingSink {
+        var header: DocumentHeader?
+        var schema: Schema?
+        var history = DocumentHistory()
+        var counts: [String: Int] = [:]
+        var checker: IntegrityChecker.Session?
+
+        mutating func begin(header: DocumentHeader, schema: Schema, history: DocumentHistory?) throws {
+            self.header = header
+            self.schema = schema
+            self.history = history ?? DocumentHistory()
+            checker = IntegrityChecker.Session(schema: schema, storeIdentifier: header.storeIdentifier)
+        }
+        mutating func beginEntity(_ entity: Schema.Entity) throws {}
+        mutating func add(_ snapshot: DefaultSnapshot) throws { checker!.add(snapshot) }
+        mutating func endEntity(_ entity: Schema.Entity, count: Int) throws { counts[entity.name, default: 0] += count }
+        mutating func lateHistory(_ history: DocumentHistory) throws { self.history = history }
     }
 
     /// The report as JSON with sorted keys.

@@ -22,6 +22,15 @@ public struct SnapshotTable {
         }
     }
 
+    /// The tables of the entities a selection kept, in schema order.
+    public static func tables(for selection: SnapshotSelection) -> [SnapshotTable] {
+        guard let schema = selection.schema else { return [] }
+        return schema.entities.filter { selection.wantsSnapshots(of: $0) }.map { entity in
+            SnapshotTable(
+                entity: entity, snapshots: selection.snapshots[entity.name] ?? [], total: selection.totals[entity.name] ?? 0)
+        }
+    }
+
     /// The tables' snapshots as `show --json` prints them:
     /// `{"snapshots": {ENTITY: [SNAPSHOT, …]}, "storeIdentifier": ID}` in the document coding.
     public static func jsonData(for tables: [SnapshotTable], of document: Document) throws -> Data {

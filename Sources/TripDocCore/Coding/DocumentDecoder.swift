@@ -77,7 +77,8 @@ public struct DocumentDecoder {
         try reported(file: file) {
             let entityCount = try within(prefix) {
                 try decodeEntitySnapshots(
-                    from: &reader, plan: EntityCodingPlan(entity), storeIdentifier: storeIdentifier, counted: &count
+                    from: &reader, plan: EntityCodingPlan(entity), storeIdentifier: storeIdentifier, counted: &count,
+                    wantsMore: { sink.wantsMoreSnapshots }
                 ) { try sink.add($0) }
             }
             try reader.finish()
@@ -353,9 +354,14 @@ public struct DocumentDecoder {
                     "snapshots of '\(entityName)', which is not an entity of the schema ("
                         + schema.entities.map(\.name).joined(separator: ", ") + ")")
             }
+            guard sink.wantsSnapshots(of: plan.entity) else {
+                try reader.skipValue()
+                return
+            }
             try sink.beginEntity(plan.entity)
             let entityCount = try decodeEntitySnapshots(
-                from: &reader, plan: plan, storeIdentifier: storeIdentifier, counted: &count
+                from: &reader, plan: plan, storeIdentifier: storeIdentifier, counted: &count,
+                wantsMore: { sink.wantsMoreSnapshots }
             ) { try sink.add($0) }
             try sink.endEntity(plan.entity, count: entityCount)
         }
@@ -365,12 +371,22 @@ public struct DocumentDecoder {
     /// `count` is the running total across entities, checked against the snapshot-count cap.
     private func decodeEntitySnapshots<R: StructuredReader>(
         from reader: inout R, plan: EntityCodingPlan, storeIdentifier: String, counted count: inout Int,
-        emit: (DefaultSnapshot) throws -> Void
+        wantsMore: () -> Bool = { true }, emit: (DefaultSnapshot) throws -> Void
     ) throws -> Int {
         try expect(.array, in: &reader)
         try reader.beginArray()
         var index = 0
         while try reader.nextElement() {
+            guard wantsMore() else {
+                // The rest is skipped (read for its syntax only) and counted.
+                try reader.skipValue()
+                index += 1
+                while try reader.nextElement() {
+                    try reader.skipValue()
+                    index += 1
+                }
+                break
+            }
             guard count < limits.maximumSnapshotCount else {
                 throw limits.exceeded(.snapshotCount, at: reader.location(of: reader.bookmark))
             }

@@ -17,10 +17,24 @@ public protocol DocumentDecodingSink {
     mutating func beginEntity(_ entity: Schema.Entity) throws
     /// The next snapshot, in document order.
     mutating func add(_ snapshot: DefaultSnapshot) throws
-    /// The snapshots of `entity` are done; there were `count`.
+    /// The snapshots of `entity` are done; the document holds `count` (more than were handed
+    /// over when ``wantsMoreSnapshots`` said no).
     mutating func endEntity(_ entity: Schema.Entity, count: Int) throws
     /// The history, when the document lists it after the snapshots.
     mutating func lateHistory(_ history: DocumentHistory) throws
+    /// Whether the sink wants the snapshots of `entity` at all (default `true`). A reader skips
+    /// the snapshots of an entity it is not wanted for: no calls are made for it, and a bundle
+    /// does not even inflate its entry.
+    func wantsSnapshots(of entity: Schema.Entity) -> Bool
+    /// Whether the sink wants more snapshots of the current entity (default `true`); asked
+    /// before each one. Once it says no, the reader skips the rest of the entity's snapshots
+    /// (counting them, not decoding them) and ends the entity.
+    var wantsMoreSnapshots: Bool { get }
+}
+
+extension DocumentDecodingSink {
+    public func wantsSnapshots(of entity: Schema.Entity) -> Bool { true }
+    public var wantsMoreSnapshots: Bool { true }
 }
 
 /// The sink that keeps everything: the whole ``Document``.

@@ -9,8 +9,8 @@ extension TripDocCommand {
             discussion: """
                 Prints the format, store identifier, schema, snapshot counts, the entries of a \
                 bundle (name, size, compressed size, ratio, CRC and manifest digest, all verified) \
-                and every integrity \
-                problem: duplicate identifiers, dangling references, relationships whose inverse \
+                and every integrity problem (the document is read one snapshot at a time, so \
+                memory holds the check's tables, not the document): duplicate identifiers, dangling references, relationships whose inverse \
                 disagrees, values that do not fit the schema, uniqueness violations. Problems are \
                 reported, not errors: the exit status is 0 when the document could be read.
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TripDoc
 import TripDocKit
 
 extension TripDocCommand {
@@ -11,6 +12,10 @@ extension TripDocCommand {
                 per property. To-one relationships show as →KEY, to-many as [KEY,KEY]. With --json, \
                 prints {"snapshots": {ENTITY: [SNAPSHOT, ...]}, "storeIdentifier": ID} in the \
                 document coding of docs/FORMATS.md.
+
+                It reads only what it shows, so --entity and --limit are quick on large documents: \
+                other entities are skipped (a bundle does not inflate their entries), and the \
+                snapshots of an entity past --limit are counted, not decoded.
 
                 Examples:
                   tripdoc show trips.json
@@ -37,10 +42,24 @@ extension TripDocCommand {
         }
 
         func run() throws {
-            let source = try DocumentFile.read(file, limits: limitOptions.limits())
-            let document = source.document
-            try source.checkEntity(entity)
-            let tables = SnapshotTable.tables(for: document, entityName: entity, limit: limit)
+            let limits = try limitOptions.limits()
+            // Read piece by piece, keeping only what is shown; a document whose snapshots are
+            // out of order is read whole instead.
+            let data = try DocumentFileReader.contents(of: file, limits: limits, mapped: true)
+            let format = try DocumentFile.format(of: data, path: file)
+            var selection = SnapshotSelection(entityName: entity, limit: limit)
+            let document: Document
+            let tables: [SnapshotTable]
+            do {
+                try format.readDocument(from: data, file: file, limits: limits, into: &selection)
+                document = selection.document!
+                tables = SnapshotTable.tables(for: selection)
+            } catch is SnapshotSelection.OutOfOrder {
+                let source = try DocumentFile.read(data, path: file, limits: limits)
+                document = source.document
+                tables = SnapshotTable.tables(for: document, entityName: entity, limit: limit)
+            }
+            try DocumentFile(path: file, format: format, size: data.count, document: document).checkEntity(entity)
             if json {
                 FileHandle.standardOutput.write(try SnapshotTable.jsonData(for: tables, of: document))
             } else {
