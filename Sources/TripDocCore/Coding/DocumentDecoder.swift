@@ -409,48 +409,51 @@ public struct DocumentDecoder {
         try expect(.object, in: &reader)
         try reader.beginObject()
         var primaryKey: String?
-        var values: [String: SnapshotValue] = [:]
-        values.reserveCapacity(plan.propertiesInKeyOrder.count)
+        let properties = plan.propertiesInKeyOrder
+        // The values in key order, and which have been seen.
+        var slots = [SnapshotValue?](repeating: nil, count: properties.count)
+        var previous = -1
         while let key = try reader.nextKey() {
-            let valueStart = reader.bookmark
             if key == EntityCodingPlan.identifierKey {
+                let valueStart = reader.bookmark
                 guard primaryKey == nil else { throw failure(at: valueStart, in: reader, "'$id' appears twice") }
                 let value = try within(key) { try reader.readString() }
                 guard !value.isEmpty else { throw failure(at: valueStart, in: reader, "'$id' is empty") }
                 primaryKey = value
                 continue
             }
-            guard let property = plan.propertiesByName[key] else {
+            guard let property = plan.property(named: key, after: previous) else {
                 throw failure(
-                    at: valueStart, in: reader,
+                    at: reader.bookmark, in: reader,
                     "'\(key)' is not a property of \(plan.entity.name) (it has "
                         + plan.entity.propertyNames.joined(separator: ", ") + ")")
             }
-            guard values[key] == nil else {
-                throw failure(at: valueStart, in: reader, "the property '\(key)' appears twice")
+            guard slots[property.index] == nil else {
+                throw failure(at: reader.bookmark, in: reader, "the property '\(key)' appears twice")
             }
-            values[key] = try within(key) {
-                switch property.kind {
-                case .attribute(let type, let attribute):
-                    if attribute.isOptional, try reader.peekKind() == .null {
+            previous = property.index
+            slots[property.index] = try within(key) {
+                switch property.role {
+                case .attribute:
+                    if property.isOptional, try reader.peekKind() == .null {
                         try reader.skipValue()
                         return .null
                     }
-                    return try decodeValue(type, from: &reader)
-                case .toOne(let destination):
+                    return try decodeValue(property.type, from: &reader)
+                case .toOne:
                     if try reader.peekKind() == .null {
                         try reader.skipValue()
                         return .null
                     }
                     return .reference(
-                        try decodeReference(to: destination, storeIdentifier: storeIdentifier, from: &reader))
-                case .toMany(let destination):
+                        try decodeReference(to: property.destination, storeIdentifier: storeIdentifier, from: &reader))
+                case .toMany:
                     try expect(.array, in: &reader)
                     try reader.beginArray()
                     var targets: [PersistentIdentifier] = []
                     while try reader.nextElement() {
                         let target = try within("[\(targets.count)]") {
-                            try decodeReference(to: destination, storeIdentifier: storeIdentifier, from: &reader)
+                            try decodeReference(to: property.destination, storeIdentifier: storeIdentifier, from: &reader)
                         }
                         targets.append(target)
                     }
@@ -461,23 +464,27 @@ public struct DocumentDecoder {
         guard let primaryKey else {
             throw failure(at: start, in: reader, "the snapshot has no '$id'")
         }
-        if values.count < plan.propertiesInKeyOrder.count {
-            for property in plan.propertiesInKeyOrder where values[property.name] == nil {
-                switch property.kind {
-                case .attribute(_, let attribute):
-                    if attribute.isOptional {
-                        values[property.name] = .null
-                    } else if let defaultValue = attribute.defaultValue {
-                        values[property.name] = defaultValue
-                    } else {
-                        throw failure(
-                            at: start, in: reader,
-                            "the snapshot \(plan.entity.name)/\(primaryKey) has no value for the non-optional "
-                                + "attribute '\(property.name)'")
-                    }
-                case .toOne: values[property.name] = .null
-                case .toMany: values[property.name] = .references([])
+        var values: [String: SnapshotValue] = [:]
+        values.reserveCapacity(properties.count)
+        for property in properties {
+            if let value = slots[property.index] {
+                values[property.name] = value
+                continue
+            }
+            switch property.role {
+            case .attribute:
+                if property.isOptional {
+                    values[property.name] = .null
+                } else if let defaultValue = property.defaultValue {
+                    values[property.name] = defaultValue
+                } else {
+                    throw failure(
+                        at: start, in: reader,
+                        "the snapshot \(plan.entity.name)/\(primaryKey) has no value for the non-optional "
+                            + "attribute '\(property.name)'")
                 }
+            case .toOne: values[property.name] = .null
+            case .toMany: values[property.name] = .references([])
             }
         }
         return DefaultSnapshot(

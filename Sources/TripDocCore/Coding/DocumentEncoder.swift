@@ -103,43 +103,44 @@ public struct DocumentEncoder {
         writer.writeString(snapshot.persistentIdentifier.primaryKey)
         for property in plan.propertiesInKeyOrder {
             guard let value = snapshot.values[property.name], value != .null else {
-                if case .attribute(_, let attribute) = property.kind, !attribute.isOptional {
+                if property.role == .attribute, !property.isOptional {
                     throw DocumentWriteError(
                         identifier: snapshot.persistentIdentifier, property: property.name,
                         message: "is nil but the attribute is not optional")
                 }
                 continue
             }
-            switch property.kind {
-            case .attribute(let type, let attribute):
-                guard value.fits(type) else {
+            switch property.role {
+            case .attribute:
+                guard value.fits(property.type) else {
                     throw DocumentWriteError(
                         identifier: snapshot.persistentIdentifier, property: property.name,
-                        message: "holds \(value.kindDescription), expected \(type.name)")
+                        message: "holds \(value.kindDescription), expected \(property.type.name)")
                 }
                 writer.key(property.name)
-                if attribute.usesExternalStorage, case .data(let data) = value {
+                if property.usesExternalStorage, case .data(let data) = value {
                     writer.writeData(data, externalStorage: true)
                 } else {
-                    encodeValue(value, as: type, to: &writer)
+                    encodeValue(value, as: property.type, to: &writer)
                 }
-            case .toOne(let destination):
-                guard case .reference(let target) = value, target.entityName == destination else {
+            case .toOne:
+                guard case .reference(let target) = value, target.entityName == property.destination else {
                     throw DocumentWriteError(
                         identifier: snapshot.persistentIdentifier, property: property.name,
-                        message: "holds \(value.kindDescription), expected a reference to a \(destination)")
+                        message: "holds \(value.kindDescription), expected a reference to a \(property.destination)")
                 }
                 writer.key(property.name)
                 writer.writeString(target.primaryKey)
-            case .toMany(let destination):
-                guard case .references(let targets) = value, targets.allSatisfy({ $0.entityName == destination }) else {
+            case .toMany:
+                guard case .references(let targets) = value, targets.allSatisfy({ $0.entityName == property.destination })
+                else {
                     throw DocumentWriteError(
                         identifier: snapshot.persistentIdentifier, property: property.name,
-                        message: "holds \(value.kindDescription), expected references to \(destination) models")
+                        message: "holds \(value.kindDescription), expected references to \(property.destination) models")
                 }
                 writer.key(property.name)
                 writer.beginArray()
-                for target in value.referencedIdentifiers { writer.writeString(target.primaryKey) }
+                for target in targets { writer.writeString(target.primaryKey) }
                 writer.endArray()
             }
         }

@@ -1,20 +1,50 @@
 import Foundation
 
 /// What the shared coding needs to know of one entity, worked out once per document rather
-/// than once per snapshot: each property's kind, and the order keys are written in.
+/// than once per snapshot: each property's role and what its coding needs, and the order keys
+/// are written in. Properties are objects, so the per-value loops pass references around
+/// rather than copying schema structures.
 struct EntityCodingPlan {
     /// The key a snapshot object holds its primary key under; no property may be called this.
     static let identifierKey = "$id"
 
-    enum Kind {
-        case attribute(AttributeType, Schema.Attribute)
-        case toOne(destination: String)
-        case toMany(destination: String)
-    }
+    enum Role { case attribute, toOne, toMany }
 
-    struct Property {
+    final class Property: Sendable {
         let name: String
-        let kind: Kind
+        let role: Role
+        /// The attribute's type (`.string` for a relationship, which has none).
+        let type: AttributeType
+        /// Whether the attribute may be nil (relationships: to-one may be empty).
+        let isOptional: Bool
+        let usesExternalStorage: Bool
+        let defaultValue: SnapshotValue?
+        /// The destination entity of a relationship (empty for an attribute).
+        let destination: String
+        /// The property's place in key order.
+        let index: Int
+
+        init(attribute: Schema.Attribute, index: Int) {
+            name = attribute.name
+            role = .attribute
+            type = attribute.type
+            isOptional = attribute.isOptional
+            usesExternalStorage = attribute.usesExternalStorage
+            defaultValue = attribute.defaultValue
+            destination = ""
+            self.index = index
+        }
+
+        init(relationship: Schema.Relationship, index: Int) {
+            name = relationship.name
+            role = relationship.isToMany ? .toMany : .toOne
+            type = .string
+            isOptional = !relationship.isToMany
+            usesExternalStorage = false
+            defaultValue = nil
+            destination = relationship.destination
+            self.index = index
+        }
     }
 
     let entity: Schema.Entity
@@ -23,13 +53,24 @@ struct EntityCodingPlan {
 
     init(_ entity: Schema.Entity) {
         self.entity = entity
-        var properties = entity.attributes.map { Property(name: $0.name, kind: .attribute($0.type, $0)) }
-        properties += entity.relationships.map {
-            Property(
-                name: $0.name,
-                kind: $0.isToMany ? .toMany(destination: $0.destination) : .toOne(destination: $0.destination))
+        enum Declared { case attribute(Schema.Attribute), relationship(Schema.Relationship) }
+        let declared = entity.attributes.map { (name: $0.name, property: Declared.attribute($0)) }
+            + entity.relationships.map { (name: $0.name, property: Declared.relationship($0)) }
+        propertiesInKeyOrder = declared.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }.enumerated().map {
+            switch $1.property {
+            case .attribute(let attribute): Property(attribute: attribute, index: $0)
+            case .relationship(let relationship): Property(relationship: relationship, index: $0)
+            }
         }
-        propertiesInKeyOrder = properties.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
-        propertiesByName = Dictionary(properties.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        propertiesByName = Dictionary(propertiesInKeyOrder.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// The property named `key`, looking first at the one after `previous` in key order (where a
+    /// document written by tripdoc has it), then up by name.
+    @inline(__always)
+    func property(named key: String, after previous: Int) -> Property? {
+        let next = previous + 1
+        if next < propertiesInKeyOrder.count, propertiesInKeyOrder[next].name == key { return propertiesInKeyOrder[next] }
+        return propertiesByName[key]
     }
 }
