@@ -102,7 +102,12 @@ public struct PlistFormat: DocumentFormat {
         PlistStreamWriter(
             base: StructuredDocumentStreamWriter(
                 writer: PlistWriter(capacity: 2 * StructuredDocumentStreamWriter<PlistWriter>.pieceSize), sink: sink,
-                check: Self.checkLengths(of:)))
+                check: { snapshot, writer in
+                    // The writer measures every text as it writes it; only a snapshot with one
+                    // too long is looked at again, to say which.
+                    if writer.longestText > Self.maximumValueLength { try Self.checkLengths(of: snapshot) }
+                    writer.longestText = 0
+                }))
     }
 
     /// Refuses a header, schema or history holding text longer than one plist element may hold.

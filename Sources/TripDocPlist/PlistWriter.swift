@@ -12,6 +12,9 @@ struct PlistWriter: StructuredWriter, DrainableStructuredWriter {
     private(set) var bytes: [UInt8] = []
     /// The last byte handed out by ``drain(into:)``, for the line-break rule.
     private var lastDrainedByte: UInt8?
+    /// The longest text of one element written since it was last reset (strings in bytes,
+    /// data as base64), for the check against what one plist element may hold.
+    var longestText = 0
     let compactLevel: Int
 
     private enum Container { case dict, array }
@@ -75,7 +78,12 @@ struct PlistWriter: StructuredWriter, DrainableStructuredWriter {
     mutating func key(_ key: String) {
         startItem()
         append("<key>")
-        appendEscaped(key)
+        var text = key
+        if text.withUTF8({ Self.classify($0) }) == .plain {
+            text.withUTF8 { bytes.append(contentsOf: $0) }
+        } else {
+            appendEscaped(key)
+        }
         append("</key>")
     }
 
@@ -86,7 +94,13 @@ struct PlistWriter: StructuredWriter, DrainableStructuredWriter {
 
     private mutating func element(_ name: String, _ text: String) {
         startValue()
-        append("<\(name)>\(text)</\(name)>")
+        bytes.append(UInt8(ascii: "<"))
+        append(name)
+        bytes.append(UInt8(ascii: ">"))
+        append(text)
+        bytes.append(contentsOf: [UInt8(ascii: "<"), UInt8(ascii: "/")])
+        append(name)
+        bytes.append(UInt8(ascii: ">"))
     }
 
     mutating func writeBool(_ value: Bool) {
@@ -108,6 +122,7 @@ struct PlistWriter: StructuredWriter, DrainableStructuredWriter {
             writeData(Data(value.utf8))
             return
         }
+        longestText = max(longestText, text.utf8.count)
         startValue()
         append("<string>")
         if kind == .plain {
@@ -139,7 +154,10 @@ struct PlistWriter: StructuredWriter, DrainableStructuredWriter {
         return kind
     }
 
-    mutating func writeData(_ value: Data) { element("data", value.base64EncodedString()) }
+    mutating func writeData(_ value: Data) {
+        longestText = max(longestText, (value.count + 2) / 3 * 4)
+        element("data", value.base64EncodedString())
+    }
 
     /// Whether XML 1.0 has no way to write `scalar`, not even as a character reference.
     static func isOutsideXML(_ scalar: Unicode.Scalar) -> Bool {

@@ -29,7 +29,8 @@ public protocol DocumentDecodingSink {
     /// Whether the sink wants more snapshots of the current entity (default `true`); asked
     /// before each one. Once it says no, the reader skips the rest of the entity's snapshots
     /// (counting them, not decoding them) and ends the entity.
-    var wantsMoreSnapshots: Bool { get }
+    /// (Mutating only so that a reader asks it without copying the sink.)
+    var wantsMoreSnapshots: Bool { mutating get }
 }
 
 extension DocumentDecodingSink {

@@ -47,11 +47,14 @@ public struct StructuredDocumentStreamWriter<Writer: DrainableStructuredWriter>:
     private var writer: Writer
     private var encoder: DocumentStreamEncoder?
     private let sink: DocumentByteSink
-    /// Checks each snapshot before it is written (a format's own limits); throws to refuse it.
-    private let check: ((DefaultSnapshot) throws -> Void)?
+    /// Checks each snapshot once it is written into the buffer, before the buffer goes to the
+    /// sink (a format's own limits, which its writer may track); throws to refuse it.
+    private let check: ((DefaultSnapshot, inout Writer) throws -> Void)?
 
     /// A stream writer over `writer`, handing bytes to `sink`.
-    public init(writer: Writer, sink: @escaping DocumentByteSink, check: ((DefaultSnapshot) throws -> Void)? = nil) {
+    public init(
+        writer: Writer, sink: @escaping DocumentByteSink, check: ((DefaultSnapshot, inout Writer) throws -> Void)? = nil
+    ) {
         self.writer = writer
         self.sink = sink
         self.check = check
@@ -69,8 +72,8 @@ public struct StructuredDocumentStreamWriter<Writer: DrainableStructuredWriter>:
     }
 
     public mutating func add(_ snapshot: DefaultSnapshot) throws {
-        try check?(snapshot)
         try encoder!.add(snapshot, to: &writer)
+        try check?(snapshot, &writer)
         try drainIfFull()
     }
 

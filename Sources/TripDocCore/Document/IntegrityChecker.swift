@@ -22,13 +22,26 @@ public struct IntegrityChecker {
     /// ``IntegrityChecker/problems(in:)`` gives for the whole document.
     public struct Session {
         private let storeIdentifier: String
-        /// What the checks need of one entity, worked out once.
-        private struct EntityPlan {
-            var entity: Schema.Entity
-            var propertyNames: Set<String>
+        /// What the checks need of one entity, worked out once (an object, so that each
+        /// snapshot's check does not copy it).
+        private final class EntityPlan {
+            let name: String
+            let propertyNames: Set<String>
+            /// The attributes in schema order (the order their problems are reported in).
+            let attributes: [(name: String, type: AttributeType, isOptional: Bool)]
             /// Each relationship with its number and its destination's place among the entities.
-            var relationships: [(relationship: Schema.Relationship, number: Int32, destination: Int?)]
-            var uniquenessConstraints: [[String]]
+            let relationships: [(name: String, destination: String, number: Int32, place: Int?)]
+            let uniquenessConstraints: [[String]]
+
+            init(_ entity: Schema.Entity, numbers: [String: Int], places: [String: Int]) {
+                name = entity.name
+                propertyNames = Set(entity.propertyNames)
+                attributes = entity.attributes.map { ($0.name, $0.type, $0.isOptional) }
+                relationships = entity.relationships.map {
+                    ($0.name, $0.destination, Int32(numbers[$0.name]!), places[$0.destination])
+                }
+                uniquenessConstraints = entity.effectiveUniquenessConstraints
+            }
         }
         private let plans: [EntityPlan]
         private let entities: [String: Schema.Entity]
@@ -127,14 +140,7 @@ public struct IntegrityChecker {
             }
             let numbers = relationshipNumbers
             let places = entityNumbers
-            plans = schema.entities.map { entity in
-                EntityPlan(
-                    entity: entity, propertyNames: Set(entity.propertyNames),
-                    relationships: entity.relationships.map {
-                        ($0, Int32(numbers[entity.name]![$0.name]!), places[$0.destination])
-                    },
-                    uniquenessConstraints: entity.effectiveUniquenessConstraints)
-            }
+            plans = schema.entities.map { EntityPlan($0, numbers: numbers[$0.name] ?? [:], places: places) }
             uniqueKeys = plans.map { Array(repeating: [:], count: $0.uniquenessConstraints.count) }
         }
 
@@ -214,10 +220,9 @@ public struct IntegrityChecker {
                 return
             }
             let plan = plans[place]
-            let entity = plan.entity
             // The values found under the entity's property names; any others are unknown.
             var known = 0
-            for attribute in entity.attributes {
+            for attribute in plan.attributes {
                 guard let value = snapshot.values[attribute.name], value != .null else {
                     if snapshot.values[attribute.name] != nil { known += 1 }
                     if !attribute.isOptional {
@@ -239,12 +244,12 @@ public struct IntegrityChecker {
                 }
             }
             var order: Int32 = 0
-            for (relationship, relationshipNumber, destination) in plan.relationships {
+            for relationship in plan.relationships {
                 guard let value = snapshot.values[relationship.name] else { continue }
                 known += 1
-                for target in value.referencedIdentifiers {
+                func refer(to target: PersistentIdentifier) {
                     let targetNumber: Int32 =
-                        if let destination, target.entityName == relationship.destination,
+                        if let destination = relationship.place, target.entityName == relationship.destination,
                             target.storeIdentifier == storeIdentifier, !target.isTemporary
                         {
                             number(ofKey: target.primaryKey, entity: destination)
@@ -253,17 +258,22 @@ public struct IntegrityChecker {
                         }
                     references.append(
                         Reference(
-                            source: source, target: targetNumber, relationship: relationshipNumber,
+                            source: source, target: targetNumber, relationship: relationship.number,
                             snapshotIndex: Int32(snapshotCount), order: order,
                             // It is dangling whatever it names.
                             isOfOtherEntity: target.entityName != relationship.destination))
                     order += 1
                 }
+                switch value {
+                case .reference(let target): refer(to: target)
+                case .references(let targets): for target in targets { refer(to: target) }
+                default: break
+                }
             }
             if known < snapshot.values.count {
                 for name in snapshot.values.keys.sorted() where !plan.propertyNames.contains(name) {
                     report(
-                        .init(kind: .unknownProperty, identifier: identifier, property: name, message: "is not a property of \(entity.name)"),
+                        .init(kind: .unknownProperty, identifier: identifier, property: name, message: "is not a property of \(plan.name)"),
                         slot: 1)
                 }
             }
