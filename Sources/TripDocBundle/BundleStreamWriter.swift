@@ -148,12 +148,20 @@ struct BundleStreamWriter: DocumentStreamWriter {
     }
 
     mutating func add(_ snapshot: DefaultSnapshot) throws {
+        try add { try $0.add(snapshot, to: &$1) }
+    }
+
+    mutating func add(record: SnapshotRecord) throws {
+        try add { try $0.add(record: record, to: &$1) }
+    }
+
+    private mutating func add(_ write: (inout EntityStreamEncoder, inout JSONWriter) throws -> Void) throws {
         guard var entity = current else {
-            throw DocumentStreamOrderError(message: "\(snapshot.persistentIdentifier) comes outside its entity's snapshots")
+            throw DocumentStreamOrderError(message: "a snapshot comes outside its entity's snapshots")
         }
         current = nil  // so the writer's buffer is not shared while it grows
         defer { current = entity }
-        try entity.encoder.add(snapshot, to: &entity.writer)
+        try write(&entity.encoder, &entity.writer)
         if entity.writer.bufferedByteCount >= Self.pieceSize { try entity.writer.drain(into: entity.spool.append) }
     }
 

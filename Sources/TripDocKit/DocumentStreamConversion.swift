@@ -105,6 +105,12 @@ public struct DocumentStreamConversion: DocumentDecodingSink {
         snapshotCount += 1
     }
 
+    public mutating func add(record: SnapshotRecord) throws {
+        try writer.add(record: record)
+        if keys != nil { keys![record.entityName, default: [:]][record.primaryKey] = record.primaryKey }
+        snapshotCount += 1
+    }
+
     public mutating func endEntity(_ entity: Schema.Entity, count: Int) throws {
         try writer.endEntity()
     }
@@ -139,6 +145,11 @@ private struct IntegrityCheckingSink<Next: DocumentDecodingSink>: DocumentDecodi
     mutating func add(_ snapshot: DefaultSnapshot) throws {
         session!.add(snapshot)
         try next.add(snapshot)
+    }
+
+    mutating func add(record: SnapshotRecord) throws {
+        session!.add(record: record)
+        try next.add(record: record)
     }
 
     mutating func endEntity(_ entity: Schema.Entity, count: Int) throws { try next.endEntity(entity, count: count) }

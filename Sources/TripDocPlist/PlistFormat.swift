@@ -105,7 +105,7 @@ public struct PlistFormat: DocumentFormat {
                 check: { snapshot, writer in
                     // The writer measures every text as it writes it; only a snapshot with one
                     // too long is looked at again, to say which.
-                    if writer.longestText > Self.maximumValueLength { try Self.checkLengths(of: snapshot) }
+                    if writer.longestText > Self.maximumValueLength { try Self.checkLengths(of: snapshot()) }
                     writer.longestText = 0
                 }))
     }
@@ -177,6 +177,7 @@ private struct PlistStreamWriter: DocumentStreamWriter {
     }
     mutating func beginEntity(_ entity: Schema.Entity) throws { try base.beginEntity(entity) }
     mutating func add(_ snapshot: DefaultSnapshot) throws { try base.add(snapshot) }
+    mutating func add(record: SnapshotRecord) throws { try base.add(record: record) }
     mutating func endEntity() throws { try base.endEntity() }
     mutating func finish() throws { try base.finish() }
 }

@@ -12,10 +12,16 @@ public final class BackgroundSink<Inner: DocumentDecodingSink>: @unchecked Senda
     private enum Call {
         case begin(DocumentHeader, Schema, DocumentHistory?)
         case beginEntity(Schema.Entity)
-        case snapshots([DefaultSnapshot])
+        case snapshots([Item])
         case endEntity(Schema.Entity, Int)
         case lateHistory(DocumentHistory)
         case end
+    }
+
+    /// A snapshot as the reader handed it over.
+    fileprivate enum Item {
+        case record(SnapshotRecord)
+        case snapshot(DefaultSnapshot)
     }
 
     /// Why the decoding side stopped: the inner sink failed (its error is thrown instead).
@@ -95,7 +101,13 @@ public final class BackgroundSink<Inner: DocumentDecodingSink>: @unchecked Senda
                 switch call {
                 case .begin(let header, let schema, let history): try inner.begin(header: header, schema: schema, history: history)
                 case .beginEntity(let entity): try inner.beginEntity(entity)
-                case .snapshots(let snapshots): for snapshot in snapshots { try inner.add(snapshot) }
+                case .snapshots(let items):
+                    for item in items {
+                        switch item {
+                        case .record(let record): try inner.add(record: record)
+                        case .snapshot(let snapshot): try inner.add(snapshot)
+                        }
+                    }
                 case .endEntity(let entity, let count): try inner.endEntity(entity, count: count)
                 case .lateHistory(let history): try inner.lateHistory(history)
                 case .end: break
@@ -117,7 +129,7 @@ public final class BackgroundSink<Inner: DocumentDecodingSink>: @unchecked Senda
     /// The decoding side: collects snapshots into batches and queues the calls.
     public struct Feeder: DocumentDecodingSink {
         fileprivate let sink: BackgroundSink
-        private var batch: [DefaultSnapshot] = []
+        private var batch: [Item] = []
         private static var batchSize: Int { 4096 }
 
         fileprivate init(sink: BackgroundSink) {
@@ -141,7 +153,12 @@ public final class BackgroundSink<Inner: DocumentDecodingSink>: @unchecked Senda
         }
 
         public mutating func add(_ snapshot: DefaultSnapshot) throws {
-            batch.append(snapshot)
+            batch.append(.snapshot(snapshot))
+            if batch.count >= Self.batchSize { try flush() }
+        }
+
+        public mutating func add(record: SnapshotRecord) throws {
+            batch.append(.record(record))
             if batch.count >= Self.batchSize { try flush() }
         }
 

@@ -60,7 +60,7 @@ public struct DocumentDecoder {
             _ = try within(prefix) {
                 try decodeEntitySnapshots(
                     from: &reader, plan: EntityCodingPlan(entity), storeIdentifier: storeIdentifier, counted: &count
-                ) { snapshots.append($0) }
+                ) { snapshots.append($0.snapshot) }
             }
             try reader.finish()
             return snapshots
@@ -79,7 +79,7 @@ public struct DocumentDecoder {
                 try decodeEntitySnapshots(
                     from: &reader, plan: EntityCodingPlan(entity), storeIdentifier: storeIdentifier, counted: &count,
                     wantsMore: { sink.wantsMoreSnapshots }
-                ) { try sink.add($0) }
+                ) { try sink.add(record: $0) }
             }
             try reader.finish()
             return entityCount
@@ -362,7 +362,7 @@ public struct DocumentDecoder {
             let entityCount = try decodeEntitySnapshots(
                 from: &reader, plan: plan, storeIdentifier: storeIdentifier, counted: &count,
                 wantsMore: { sink.wantsMoreSnapshots }
-            ) { try sink.add($0) }
+            ) { try sink.add(record: $0) }
             try sink.endEntity(plan.entity, count: entityCount)
         }
     }
@@ -371,7 +371,7 @@ public struct DocumentDecoder {
     /// `count` is the running total across entities, checked against the snapshot-count cap.
     private func decodeEntitySnapshots<R: StructuredReader>(
         from reader: inout R, plan: EntityCodingPlan, storeIdentifier: String, counted count: inout Int,
-        wantsMore: () -> Bool = { true }, emit: (DefaultSnapshot) throws -> Void
+        wantsMore: () -> Bool = { true }, emit: (SnapshotRecord) throws -> Void
     ) throws -> Int {
         try expect(.array, in: &reader)
         try reader.beginArray()
@@ -404,14 +404,15 @@ public struct DocumentDecoder {
 
     private func decodeSnapshot<R: StructuredReader>(
         from reader: inout R, plan: EntityCodingPlan, storeIdentifier: String
-    ) throws -> DefaultSnapshot {
+    ) throws -> SnapshotRecord {
         let start = reader.bookmark
         try expect(.object, in: &reader)
         try reader.beginObject()
         var primaryKey: String?
         let properties = plan.propertiesInKeyOrder
         // The values in key order, and which have been seen.
-        var slots = [SnapshotValue?](repeating: nil, count: properties.count)
+        var values = [SnapshotValue](repeating: .null, count: properties.count)
+        var seen = SeenProperties(count: properties.count)
         var previous = -1
         while let key = try reader.nextKey() {
             if key == EntityCodingPlan.identifierKey {
@@ -428,11 +429,11 @@ public struct DocumentDecoder {
                     "'\(key)' is not a property of \(plan.entity.name) (it has "
                         + plan.entity.propertyNames.joined(separator: ", ") + ")")
             }
-            guard slots[property.index] == nil else {
+            guard seen.insert(property.index) else {
                 throw failure(at: reader.bookmark, in: reader, "the property '\(key)' appears twice")
             }
             previous = property.index
-            slots[property.index] = try within(key) {
+            values[property.index] = try within(key) {
                 switch property.role {
                 case .attribute:
                     if property.isOptional, try reader.peekKind() == .null {
@@ -464,33 +465,24 @@ public struct DocumentDecoder {
         guard let primaryKey else {
             throw failure(at: start, in: reader, "the snapshot has no '$id'")
         }
-        var values: [String: SnapshotValue] = [:]
-        values.reserveCapacity(properties.count)
-        for property in properties {
-            if let value = slots[property.index] {
-                values[property.name] = value
-                continue
-            }
+        for property in properties where !seen.contains(property.index) {
             switch property.role {
             case .attribute:
                 if property.isOptional {
-                    values[property.name] = .null
+                    continue  // .null already
                 } else if let defaultValue = property.defaultValue {
-                    values[property.name] = defaultValue
+                    values[property.index] = defaultValue
                 } else {
                     throw failure(
                         at: start, in: reader,
                         "the snapshot \(plan.entity.name)/\(primaryKey) has no value for the non-optional "
                             + "attribute '\(property.name)'")
                 }
-            case .toOne: values[property.name] = .null
-            case .toMany: values[property.name] = .references([])
+            case .toOne: continue
+            case .toMany: values[property.index] = .references([])
             }
         }
-        return DefaultSnapshot(
-            persistentIdentifier: PersistentIdentifier(
-                storeIdentifier: storeIdentifier, entityName: plan.entity.name, primaryKey: primaryKey),
-            values: values)
+        return SnapshotRecord(plan: plan, storeIdentifier: storeIdentifier, primaryKey: primaryKey, values: values)
     }
 
     private func decodeReference<R: StructuredReader>(
@@ -560,3 +552,31 @@ public struct DocumentDecoder {
         DocumentDecodingFailure(location: reader.location(of: bookmark), keyPath: [], message: message)
     }
 }
+
+/// Which properties of a snapshot have been read: bits for up to 64, an array beyond.
+private struct SeenProperties {
+    private var bits: UInt64 = 0
+    private var flags: [Bool]?
+
+    init(count: Int) {
+        if count > 64 { flags = Array(repeating: false, count: count) }
+    }
+
+    /// Marks `index` seen; `false` when it already was.
+    mutating func insert(_ index: Int) -> Bool {
+        if flags != nil {
+            if flags![index] { return false }
+            flags![index] = true
+            return true
+        }
+        let bit: UInt64 = 1 << UInt64(index)
+        if bits & bit != 0 { return false }
+        bits |= bit
+        return true
+    }
+
+    func contains(_ index: Int) -> Bool {
+        flags?[index] ?? (bits & (1 << UInt64(index)) != 0)
+    }
+}
+

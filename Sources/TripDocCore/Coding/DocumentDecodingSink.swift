@@ -17,6 +17,10 @@ public protocol DocumentDecodingSink {
     mutating func beginEntity(_ entity: Schema.Entity) throws
     /// The next snapshot, in document order.
     mutating func add(_ snapshot: DefaultSnapshot) throws
+    /// The next snapshot as the reader decoded it, in document order. By default its
+    /// ``SnapshotRecord/snapshot`` goes to ``add(_:)``; a sink that passes snapshots on (a
+    /// conversion) takes the record and never makes the dictionary.
+    mutating func add(record: SnapshotRecord) throws
     /// The snapshots of `entity` are done; the document holds `count` (more than were handed
     /// over when ``wantsMoreSnapshots`` said no).
     mutating func endEntity(_ entity: Schema.Entity, count: Int) throws
@@ -34,6 +38,10 @@ public protocol DocumentDecodingSink {
 }
 
 extension DocumentDecodingSink {
+    public mutating func add(record: SnapshotRecord) throws {
+        try add(record.snapshot)
+    }
+
     public func wantsSnapshots(of entity: Schema.Entity) -> Bool { true }
     public var wantsMoreSnapshots: Bool { true }
 }

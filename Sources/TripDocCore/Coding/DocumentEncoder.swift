@@ -98,24 +98,39 @@ public struct DocumentEncoder {
     func encodeSnapshot<W: StructuredWriter>(
         _ snapshot: DefaultSnapshot, plan: EntityCodingPlan, to writer: inout W
     ) throws {
+        try encodeRecord(
+            SnapshotRecord.of(snapshot, plan: plan).record, plan: plan, identifier: snapshot.persistentIdentifier,
+            to: &writer)
+    }
+
+    /// Writes one snapshot object from its record: `$id`, then each non-nil property in key
+    /// order. `identifier` names the snapshot in errors (the record's own by default).
+    func encodeRecord<W: StructuredWriter>(
+        _ record: SnapshotRecord, plan: EntityCodingPlan, identifier: PersistentIdentifier? = nil, to writer: inout W
+    ) throws {
+        guard plan.hasTheLayout(of: record.plan) else {
+            // A record of another schema's plan: by name.
+            return try encodeSnapshot(record.snapshot, plan: plan, to: &writer)
+        }
+        func failure(_ property: EntityCodingPlan.Property, _ message: String) -> DocumentWriteError {
+            DocumentWriteError(
+                identifier: identifier ?? record.persistentIdentifier, property: property.name, message: message)
+        }
         writer.beginObject()
         writer.key(EntityCodingPlan.identifierKey)
-        writer.writeString(snapshot.persistentIdentifier.primaryKey)
+        writer.writeString(record.primaryKey)
         for property in plan.propertiesInKeyOrder {
-            guard let value = snapshot.values[property.name], value != .null else {
+            let value = record.values[property.index]
+            if case .null = value {
                 if property.role == .attribute, !property.isOptional {
-                    throw DocumentWriteError(
-                        identifier: snapshot.persistentIdentifier, property: property.name,
-                        message: "is nil but the attribute is not optional")
+                    throw failure(property, "is nil but the attribute is not optional")
                 }
                 continue
             }
             switch property.role {
             case .attribute:
                 guard value.fits(property.type) else {
-                    throw DocumentWriteError(
-                        identifier: snapshot.persistentIdentifier, property: property.name,
-                        message: "holds \(value.kindDescription), expected \(property.type.name)")
+                    throw failure(property, "holds \(value.kindDescription), expected \(property.type.name)")
                 }
                 writer.key(property.name)
                 if property.usesExternalStorage, case .data(let data) = value {
@@ -125,18 +140,14 @@ public struct DocumentEncoder {
                 }
             case .toOne:
                 guard case .reference(let target) = value, target.entityName == property.destination else {
-                    throw DocumentWriteError(
-                        identifier: snapshot.persistentIdentifier, property: property.name,
-                        message: "holds \(value.kindDescription), expected a reference to a \(property.destination)")
+                    throw failure(property, "holds \(value.kindDescription), expected a reference to a \(property.destination)")
                 }
                 writer.key(property.name)
                 writer.writeString(target.primaryKey)
             case .toMany:
                 guard case .references(let targets) = value, targets.allSatisfy({ $0.entityName == property.destination })
                 else {
-                    throw DocumentWriteError(
-                        identifier: snapshot.persistentIdentifier, property: property.name,
-                        message: "holds \(value.kindDescription), expected references to \(property.destination) models")
+                    throw failure(property, "holds \(value.kindDescription), expected references to \(property.destination) models")
                 }
                 writer.key(property.name)
                 writer.beginArray()

@@ -70,6 +70,16 @@ public struct DocumentStreamEncoder {
         try current!.add(snapshot, to: &writer)
     }
 
+    /// Writes the next snapshot of the current entity, from its record.
+    ///
+    /// - Throws: As ``add(_:to:)``.
+    public mutating func add<W: StructuredWriter>(record: SnapshotRecord, to writer: inout W) throws {
+        guard current != nil else {
+            throw DocumentStreamOrderError(message: "\(record.persistentIdentifier) comes outside its entity's snapshots")
+        }
+        try current!.add(record: record, to: &writer)
+    }
+
     /// Ends the current entity's snapshots.
     public mutating func endEntity<W: StructuredWriter>(to writer: inout W) {
         current?.end(to: &writer)
@@ -100,7 +110,7 @@ public struct EntityStreamEncoder {
     private let encoder = DocumentEncoder()
     /// How many snapshots have been written.
     public private(set) var count = 0
-    private var last: PersistentIdentifier?
+    private var lastKey: String?
 
     /// An encoder for snapshots of `entity`.
     public init(entity: Schema.Entity) {
@@ -117,16 +127,31 @@ public struct EntityStreamEncoder {
     /// - Throws: ``DocumentStreamOrderError`` when it is of another entity or comes before the
     ///   previous one in document order; ``DocumentWriteError`` when a value does not fit.
     public mutating func add<W: StructuredWriter>(_ snapshot: DefaultSnapshot, to writer: inout W) throws {
-        guard snapshot.entityName == plan.entity.name else {
-            throw DocumentStreamOrderError(message: "\(snapshot.persistentIdentifier) comes outside its entity's snapshots")
+        try add(SnapshotRecord.of(snapshot, plan: plan).record, identifier: snapshot.persistentIdentifier, to: &writer)
+    }
+
+    /// Writes the next snapshot, from its record.
+    ///
+    /// - Throws: As ``add(_:to:)``.
+    public mutating func add<W: StructuredWriter>(record: SnapshotRecord, to writer: inout W) throws {
+        try add(record, identifier: nil, to: &writer)
+    }
+
+    private mutating func add<W: StructuredWriter>(
+        _ record: SnapshotRecord, identifier: PersistentIdentifier?, to writer: inout W
+    ) throws {
+        guard record.entityName == plan.name else {
+            throw DocumentStreamOrderError(
+                message: "\(identifier ?? record.persistentIdentifier) comes outside its entity's snapshots")
         }
-        // Equal identifiers pass: a duplicate is the integrity checker's to report.
-        if let last, snapshot.persistentIdentifier < last {
-            throw DocumentStreamOrderError(message: "\(snapshot.persistentIdentifier) comes after \(last)")
+        // Equal keys pass: a duplicate is the integrity checker's to report.
+        if let lastKey, PrimaryKeyOrder.precedes(record.primaryKey, lastKey) {
+            throw DocumentStreamOrderError(
+                message: "\(identifier ?? record.persistentIdentifier) comes after \(plan.name)/\(lastKey)")
         }
-        try encoder.encodeSnapshot(snapshot, plan: plan, to: &writer)
+        try encoder.encodeRecord(record, plan: plan, identifier: identifier, to: &writer)
         count += 1
-        last = snapshot.persistentIdentifier
+        lastKey = record.primaryKey
         CodingProgress.tick(count)
     }
 

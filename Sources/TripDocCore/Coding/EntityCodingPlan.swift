@@ -2,9 +2,9 @@ import Foundation
 
 /// What the shared coding needs to know of one entity, worked out once per document rather
 /// than once per snapshot: each property's role and what its coding needs, and the order keys
-/// are written in. Properties are objects, so the per-value loops pass references around
-/// rather than copying schema structures.
-struct EntityCodingPlan {
+/// are written in. Plans and properties are objects, so the per-value loops pass references
+/// around rather than copying schema structures, and a ``SnapshotRecord`` names its plan.
+final class EntityCodingPlan: Sendable {
     /// The key a snapshot object holds its primary key under; no property may be called this.
     static let identifierKey = "$id"
 
@@ -48,11 +48,14 @@ struct EntityCodingPlan {
     }
 
     let entity: Schema.Entity
+    /// The entity's name.
+    let name: String
     let propertiesInKeyOrder: [Property]
     let propertiesByName: [String: Property]
 
     init(_ entity: Schema.Entity) {
         self.entity = entity
+        name = entity.name
         enum Declared { case attribute(Schema.Attribute), relationship(Schema.Relationship) }
         let declared = entity.attributes.map { (name: $0.name, property: Declared.attribute($0)) }
             + entity.relationships.map { (name: $0.name, property: Declared.relationship($0)) }
@@ -72,5 +75,14 @@ struct EntityCodingPlan {
         let next = previous + 1
         if next < propertiesInKeyOrder.count, propertiesInKeyOrder[next].name == key { return propertiesInKeyOrder[next] }
         return propertiesByName[key]
+    }
+
+    /// Whether records of `other` hold their values in this plan's order.
+    func hasTheLayout(of other: EntityCodingPlan) -> Bool {
+        other === self
+            || (other.name == name && other.propertiesInKeyOrder.count == propertiesInKeyOrder.count
+                && zip(other.propertiesInKeyOrder, propertiesInKeyOrder).allSatisfy {
+                    $0.name == $1.name && $0.role == $1.role
+                })
     }
 }

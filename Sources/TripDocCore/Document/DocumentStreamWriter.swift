@@ -18,6 +18,9 @@ public protocol DocumentStreamWriter {
     mutating func beginEntity(_ entity: Schema.Entity) throws
     /// Writes the next snapshot of the current entity, in primary-key order.
     mutating func add(_ snapshot: DefaultSnapshot) throws
+    /// Writes the next snapshot of the current entity from its record (what readers hand
+    /// over), in primary-key order. By default, through ``add(_:)``.
+    mutating func add(record: SnapshotRecord) throws
     /// Ends the current entity's snapshots.
     mutating func endEntity() throws
     /// Ends the document and hands over the last bytes.
@@ -25,6 +28,10 @@ public protocol DocumentStreamWriter {
 }
 
 extension DocumentStreamWriter {
+    public mutating func add(record: SnapshotRecord) throws {
+        try add(record.snapshot)
+    }
+
     /// The size of the pieces writers hand to their sink.
     public static var pieceSize: Int { 1 << 20 }
 
@@ -49,11 +56,13 @@ public struct StructuredDocumentStreamWriter<Writer: DrainableStructuredWriter>:
     private let sink: DocumentByteSink
     /// Checks each snapshot once it is written into the buffer, before the buffer goes to the
     /// sink (a format's own limits, which its writer may track); throws to refuse it.
-    private let check: ((DefaultSnapshot, inout Writer) throws -> Void)?
+    private let check: ((() -> DefaultSnapshot, inout Writer) throws -> Void)?
 
-    /// A stream writer over `writer`, handing bytes to `sink`.
+    /// A stream writer over `writer`, handing bytes to `sink`. `check` gets the snapshot on
+    /// demand (it is made from a record only when asked for).
     public init(
-        writer: Writer, sink: @escaping DocumentByteSink, check: ((DefaultSnapshot, inout Writer) throws -> Void)? = nil
+        writer: Writer, sink: @escaping DocumentByteSink,
+        check: ((() -> DefaultSnapshot, inout Writer) throws -> Void)? = nil
     ) {
         self.writer = writer
         self.sink = sink
@@ -73,7 +82,13 @@ public struct StructuredDocumentStreamWriter<Writer: DrainableStructuredWriter>:
 
     public mutating func add(_ snapshot: DefaultSnapshot) throws {
         try encoder!.add(snapshot, to: &writer)
-        try check?(snapshot, &writer)
+        try check?({ snapshot }, &writer)
+        try drainIfFull()
+    }
+
+    public mutating func add(record: SnapshotRecord) throws {
+        try encoder!.add(record: record, to: &writer)
+        try check?({ record.snapshot }, &writer)
         try drainIfFull()
     }
 

@@ -26,21 +26,30 @@ public struct IntegrityChecker {
         /// snapshot's check does not copy it).
         private final class EntityPlan {
             let name: String
-            let propertyNames: Set<String>
-            /// The attributes in schema order (the order their problems are reported in).
-            let attributes: [(name: String, type: AttributeType, isOptional: Bool)]
-            /// Each relationship with its number and its destination's place among the entities.
-            let relationships: [(name: String, destination: String, number: Int32, place: Int?)]
-            let uniquenessConstraints: [[String]]
+            /// The coding plan records of this entity are laid out by.
+            let coding: EntityCodingPlan
+            /// The attributes in schema order (the order their problems are reported in), with
+            /// their place in a record.
+            let attributes: [(name: String, type: AttributeType, isOptional: Bool, index: Int)]
+            /// Each relationship with its place in a record, its number and its destination's
+            /// place among the entities.
+            let relationships: [(name: String, destination: String, index: Int, number: Int32, place: Int?)]
+            /// Each uniqueness constraint, and the places of its properties in a record.
+            let uniquenessConstraints: [(names: [String], indices: [Int]?)]
 
             init(_ entity: Schema.Entity, numbers: [String: Int], places: [String: Int]) {
                 name = entity.name
-                propertyNames = Set(entity.propertyNames)
-                attributes = entity.attributes.map { ($0.name, $0.type, $0.isOptional) }
+                let coding = EntityCodingPlan(entity)
+                self.coding = coding
+                func index(_ name: String) -> Int? { coding.propertiesByName[name]?.index }
+                attributes = entity.attributes.map { ($0.name, $0.type, $0.isOptional, index($0.name)!) }
                 relationships = entity.relationships.map {
-                    ($0.name, $0.destination, Int32(numbers[$0.name]!), places[$0.destination])
+                    ($0.name, $0.destination, index($0.name)!, Int32(numbers[$0.name]!), places[$0.destination])
                 }
-                uniquenessConstraints = entity.effectiveUniquenessConstraints
+                uniquenessConstraints = entity.effectiveUniquenessConstraints.map { names in
+                    let indices = names.compactMap(index)
+                    return (names, indices.count == names.count ? indices : nil)
+                }
             }
         }
         private let plans: [EntityPlan]
@@ -199,6 +208,35 @@ public struct IntegrityChecker {
             defer { snapshotCount += 1 }
             let identifier = snapshot.persistentIdentifier
             let source = number(of: identifier)
+            guard let place = checkIdentity(identifier, number: source) else { return }
+            let (record, unknown) = SnapshotRecord.of(snapshot, plan: plans[place].coding)
+            for name in unknown {
+                report(
+                    .init(kind: .unknownProperty, identifier: identifier, property: name, message: "is not a property of \(plans[place].name)"),
+                    slot: 1)
+            }
+            check(record, identifier: identifier, number: source, place: place)
+        }
+
+        /// Checks the next snapshot, as a reader decoded it.
+        public mutating func add(record: SnapshotRecord) {
+            guard let place = entityNumbers[record.entityName], plans[place].coding.hasTheLayout(of: record.plan),
+                record.storeIdentifier == storeIdentifier
+            else { return add(record.snapshot) }
+            defer { snapshotCount += 1 }
+            let source = number(ofKey: record.primaryKey, entity: place)
+            if present[Int(source)] {
+                report(
+                    .init(kind: .duplicateIdentifier, identifier: record.persistentIdentifier, message: "appears more than once"),
+                    phase: 0, slot: 0)
+            }
+            present[Int(source)] = true
+            check(record, identifier: nil, number: source, place: place)
+        }
+
+        /// Marks the identifier seen and reports a duplicate, a foreign identifier or an unknown
+        /// entity; returns the entity's place, or `nil` when the schema lacks it.
+        private mutating func checkIdentity(_ identifier: PersistentIdentifier, number source: Int32) -> Int? {
             if present[Int(source)] {
                 report(
                     .init(kind: .duplicateIdentifier, identifier: identifier, message: "appears more than once"),
@@ -217,36 +255,37 @@ public struct IntegrityChecker {
                 report(
                     .init(kind: .unknownEntity, identifier: identifier, message: "the schema has no entity '\(identifier.entityName)'"),
                     slot: 0)
-                return
+                return nil
             }
+            return place
+        }
+
+        /// The checks of one snapshot's values: types, references (kept for ``finish()``) and
+        /// uniqueness. `identifier` names it in problems (the record's own when `nil`).
+        private mutating func check(_ record: SnapshotRecord, identifier: PersistentIdentifier?, number source: Int32, place: Int) {
             let plan = plans[place]
-            // The values found under the entity's property names; any others are unknown.
-            var known = 0
+            let values = record.values
             for attribute in plan.attributes {
-                guard let value = snapshot.values[attribute.name], value != .null else {
-                    if snapshot.values[attribute.name] != nil { known += 1 }
+                let value = values[attribute.index]
+                if case .null = value {
                     if !attribute.isOptional {
                         report(
                             .init(
-                                kind: .valueDoesNotFitSchema, identifier: identifier, property: attribute.name,
-                                message: "is nil but the attribute is not optional"),
+                                kind: .valueDoesNotFitSchema, identifier: identifier ?? record.persistentIdentifier,
+                                property: attribute.name, message: "is nil but the attribute is not optional"),
                             slot: 2)
                     }
-                    continue
-                }
-                known += 1
-                if !value.fits(attribute.type) {
+                } else if !value.fits(attribute.type) {
                     report(
                         .init(
-                            kind: .valueDoesNotFitSchema, identifier: identifier, property: attribute.name,
+                            kind: .valueDoesNotFitSchema, identifier: identifier ?? record.persistentIdentifier,
+                            property: attribute.name,
                             message: "holds \(value.kindDescription), expected \(attribute.type.name)"),
                         slot: 2)
                 }
             }
             var order: Int32 = 0
             for relationship in plan.relationships {
-                guard let value = snapshot.values[relationship.name] else { continue }
-                known += 1
                 func refer(to target: PersistentIdentifier) {
                     let targetNumber: Int32 =
                         if let destination = relationship.place, target.entityName == relationship.destination,
@@ -264,33 +303,28 @@ public struct IntegrityChecker {
                             isOfOtherEntity: target.entityName != relationship.destination))
                     order += 1
                 }
-                switch value {
+                switch values[relationship.index] {
                 case .reference(let target): refer(to: target)
                 case .references(let targets): for target in targets { refer(to: target) }
                 default: break
                 }
             }
-            if known < snapshot.values.count {
-                for name in snapshot.values.keys.sorted() where !plan.propertyNames.contains(name) {
-                    report(
-                        .init(kind: .unknownProperty, identifier: identifier, property: name, message: "is not a property of \(plan.name)"),
-                        slot: 1)
-                }
-            }
             for (index, constraint) in plan.uniquenessConstraints.enumerated() {
+                guard let indices = constraint.indices else { continue }
                 var key: [SnapshotValue] = []
-                key.reserveCapacity(constraint.count)
-                for name in constraint {
-                    guard let value = snapshot.values[name], value != .null else { break }
+                key.reserveCapacity(indices.count)
+                for position in indices {
+                    let value = values[position]
+                    if case .null = value { break }
                     key.append(value)
                 }
-                guard key.count == constraint.count else { continue }
+                guard key.count == indices.count else { continue }
                 let owner = uniqueKeys[place][index][key, default: source]
                 if owner != source {
                     report(
                         .init(
-                            kind: .uniquenessViolated, identifier: identifier,
-                            message: "has the same \(constraint.joined(separator: ", ")) as \(self.identifier(owner))"),
+                            kind: .uniquenessViolated, identifier: identifier ?? record.persistentIdentifier,
+                            message: "has the same \(constraint.names.joined(separator: ", ")) as \(self.identifier(owner))"),
                         slot: 4)
                 } else {
                     uniqueKeys[place][index][key] = source

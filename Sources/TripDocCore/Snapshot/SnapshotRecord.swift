@@ -1,0 +1,69 @@
+import Foundation
+
+/// A snapshot as the shared coding works on it: the primary key and the values in the order of
+/// the entity's property names, with no dictionary, so that decoding, checking and encoding a
+/// snapshot look its values up by position. A ``DefaultSnapshot`` is made from it on demand.
+///
+/// Readers hand records to sinks (``DocumentDecodingSink/add(record:)``); a sink that only
+/// passes snapshots on (a conversion) never makes the dictionary.
+public struct SnapshotRecord: Sendable {
+    /// The entity's coding plan: the property names in key order.
+    let plan: EntityCodingPlan
+    /// The store the snapshot belongs to.
+    public let storeIdentifier: String
+    /// The model's primary key.
+    public let primaryKey: String
+    /// The values in the plan's key order; `.null` for a nil attribute or an empty to-one.
+    let values: [SnapshotValue]
+
+    init(plan: EntityCodingPlan, storeIdentifier: String, primaryKey: String, values: [SnapshotValue]) {
+        self.plan = plan
+        self.storeIdentifier = storeIdentifier
+        self.primaryKey = primaryKey
+        self.values = values
+    }
+
+    /// The entity the snapshot belongs to.
+    public var entityName: String { plan.name }
+
+    /// The snapshot's identifier.
+    public var persistentIdentifier: PersistentIdentifier {
+        PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: plan.name, primaryKey: primaryKey)
+    }
+
+    /// The value of the property `name`, or `nil` when the entity has no such property.
+    public subscript(name: String) -> SnapshotValue? {
+        plan.propertiesByName[name].map { values[$0.index] }
+    }
+
+    /// The snapshot with its values keyed by name.
+    public var snapshot: DefaultSnapshot {
+        var dictionary: [String: SnapshotValue] = [:]
+        dictionary.reserveCapacity(values.count)
+        for property in plan.propertiesInKeyOrder { dictionary[property.name] = values[property.index] }
+        return DefaultSnapshot(persistentIdentifier: persistentIdentifier, values: dictionary)
+    }
+
+    /// The record of `snapshot` in `plan`'s order, with the names of the properties it holds
+    /// that the plan does not have (left out). Properties it lacks are `.null`.
+    static func of(_ snapshot: DefaultSnapshot, plan: EntityCodingPlan) -> (record: SnapshotRecord, unknown: [String]) {
+        var found = 0
+        var values: [SnapshotValue] = []
+        values.reserveCapacity(plan.propertiesInKeyOrder.count)
+        for property in plan.propertiesInKeyOrder {
+            if let value = snapshot.values[property.name] {
+                values.append(value)
+                found += 1
+            } else {
+                values.append(.null)
+            }
+        }
+        let unknown =
+            found == snapshot.values.count
+            ? [] : snapshot.values.keys.filter { plan.propertiesByName[$0] == nil }.sorted()
+        let record = SnapshotRecord(
+            plan: plan, storeIdentifier: snapshot.persistentIdentifier.storeIdentifier ?? "",
+            primaryKey: snapshot.persistentIdentifier.primaryKey, values: values)
+        return (record, unknown)
+    }
+}
