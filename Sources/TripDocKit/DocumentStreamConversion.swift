@@ -44,19 +44,20 @@ public struct DocumentStreamConversion: DocumentDecodingSink {
             path: path, storeIdentifier: storeIdentifier, writer: outputFormat.makeStreamWriter(sink: sink),
             keys: wantsRemapTable ? [:] : nil)
         // Two cores: this thread decodes and checks, another encodes and writes.
-        var checker: IntegrityChecker.Session?
+        var problems: [IntegrityProblem] = []
         var written: DocumentStreamConversion
         do {
             written = try BackgroundSink.run(conversion) { feeder in
                 var checking = IntegrityCheckingSink(next: feeder)
                 try format.readDocument(from: data, file: path, limits: limits, into: &checking)
                 feeder = checking.next
-                checker = checking.session
+                try feeder.flush()
+                // While the other thread writes what is queued.
+                problems = checking.session?.finish() ?? []
             }
         } catch let error as DocumentStreamOrderError {
             throw Unavailable(reason: error.message)
         }
-        let problems = checker?.finish() ?? []
         guard problems.isEmpty else { throw TripDocError.documentHasProblems(path: path, problems: problems) }
         return try written.finish()
     }

@@ -137,7 +137,8 @@ public final class BackgroundSink<Inner: DocumentDecodingSink>: @unchecked Senda
             batch.reserveCapacity(Self.batchSize)
         }
 
-        fileprivate mutating func flush() throws {
+        /// Hands the snapshots collected so far to the other thread (done anyway at the end).
+        public mutating func flush() throws {
             guard !batch.isEmpty else { return }
             try sink.put(.snapshots(batch))
             batch = []
