@@ -152,7 +152,7 @@ struct PlistReader: StructuredReader {
         while !atEnd {
             switch xml.nodeType {
             case .text, .cdata, .whitespace, .significantWhitespace:
-                text += xml.value
+                if text.isEmpty { text = xml.value } else { text += xml.value }
                 guard text.utf8.count <= limits.maximumStringLength else {
                     throw limits.exceeded(.stringLength, at: start, subject: "the text of <\(name)>")
                 }

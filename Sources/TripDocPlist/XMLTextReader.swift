@@ -73,6 +73,7 @@ final class XMLTextReader {
     /// - Throws: ``StructuredReadError`` with libxml2's message, line and column.
     func read() throws -> Bool {
         let result = xmlTextReaderRead(reader)
+        nodeType = result == 1 ? NodeType(rawValue: xmlTextReaderNodeType(reader)) ?? .none : .none
         if result == 1 { return true }
         if result == 0, errors.message == nil { return false }
         throw StructuredReadError(
@@ -80,13 +81,22 @@ final class XMLTextReader {
             message: "the XML is not well-formed: \(errors.message ?? "libxml2 stopped reading")")
     }
 
-    var nodeType: NodeType { NodeType(rawValue: xmlTextReaderNodeType(reader)) ?? .none }
+    /// The current node's type, read once per node.
+    private(set) var nodeType: NodeType = .none
 
     /// The node's qualified name (`dict`, `#text`).
     var name: String {
         guard let name = xmlTextReaderConstName(reader) else { return "" }
-        return String(cString: name)
+        // libxml2 keeps one copy of each name in the reader's dictionary, so the few names of a
+        // property list come back as the same few pointers: each is made a String once.
+        for (pointer, text) in names where pointer == name { return text }
+        let text = String(cString: name)
+        if names.count < 32 { names.append((name, text)) }
+        return text
     }
+
+    /// The names seen so far, by libxml2's pointer.
+    private var names: [(UnsafePointer<xmlChar>, String)] = []
 
     /// The text of a text, CDATA or whitespace node.
     var value: String {

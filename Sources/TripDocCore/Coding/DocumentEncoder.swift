@@ -106,9 +106,10 @@ public struct DocumentEncoder {
     /// Writes one snapshot object from its record: `$id`, then each non-nil property in key
     /// order. `identifier` names the snapshot in errors (the record's own by default).
     func encodeRecord<W: StructuredWriter>(
-        _ record: SnapshotRecord, plan: EntityCodingPlan, identifier: PersistentIdentifier? = nil, to writer: inout W
+        _ record: SnapshotRecord, plan: EntityCodingPlan, identifier: PersistentIdentifier? = nil,
+        layoutChecked: Bool = false, to writer: inout W
     ) throws {
-        guard plan.hasTheLayout(of: record.plan) else {
+        guard layoutChecked || plan.hasTheLayout(of: record.plan) else {
             // A record of another schema's plan: by name.
             return try encodeSnapshot(record.snapshot, plan: plan, to: &writer)
         }

@@ -111,6 +111,8 @@ public struct EntityStreamEncoder {
     /// How many snapshots have been written.
     public private(set) var count = 0
     private var lastKey: String?
+    /// The last plan of another schema whose records were found laid out like this one's.
+    private var compatiblePlan: EntityCodingPlan?
 
     /// An encoder for snapshots of `entity`.
     public init(entity: Schema.Entity) {
@@ -149,7 +151,12 @@ public struct EntityStreamEncoder {
             throw DocumentStreamOrderError(
                 message: "\(identifier ?? record.persistentIdentifier) comes after \(plan.name)/\(lastKey)")
         }
-        try encoder.encodeRecord(record, plan: plan, identifier: identifier, to: &writer)
+        if record.plan !== plan, record.plan !== compatiblePlan, plan.hasTheLayout(of: record.plan) {
+            compatiblePlan = record.plan
+        }
+        try encoder.encodeRecord(
+            record, plan: plan, identifier: identifier, layoutChecked: record.plan === plan || record.plan === compatiblePlan,
+            to: &writer)
         count += 1
         lastKey = record.primaryKey
         CodingProgress.tick(count)

@@ -34,6 +34,17 @@ public struct IntegrityChecker {
             /// Each relationship with its place in a record, its number and its destination's
             /// place among the entities.
             let relationships: [(name: String, destination: String, index: Int, number: Int32, place: Int?)]
+            /// The last plan of another schema whose records were found laid out like ``coding``.
+            private var compatible: EntityCodingPlan?
+
+            /// Whether records of `other` are laid out as this entity's are.
+            func accepts(_ other: EntityCodingPlan) -> Bool {
+                if other === coding || other === compatible { return true }
+                guard coding.hasTheLayout(of: other) else { return false }
+                compatible = other
+                return true
+            }
+
             /// Each uniqueness constraint, and the places of its properties in a record.
             let uniquenessConstraints: [(names: [String], indices: [Int]?)]
 
@@ -220,8 +231,8 @@ public struct IntegrityChecker {
 
         /// Checks the next snapshot, as a reader decoded it.
         public mutating func add(record: SnapshotRecord) {
-            guard let place = entityNumbers[record.entityName], plans[place].coding.hasTheLayout(of: record.plan),
-                record.storeIdentifier == storeIdentifier
+            guard let place = entityNumbers[record.entityName], record.storeIdentifier == storeIdentifier,
+                plans[place].accepts(record.plan)
             else { return add(record.snapshot) }
             defer { snapshotCount += 1 }
             let source = number(ofKey: record.primaryKey, entity: place)
