@@ -110,14 +110,15 @@ extension DocumentDiff {
             for entity in entityNames where strategies[entity] == .content { match(entity) }
         }
 
-        /// Records that A's object at `i` and B's at `j` (positions in `entity`'s runs) are one.
-        private mutating func pair(_ entity: String, _ i: Int, _ j: Int) {
+        /// Records that A's object at `i` and B's at `j` (positions in `entity`'s runs `fromA`
+        /// and `fromB`) are one.
+        private mutating func pair(
+            _ entity: String, _ i: Int, _ j: Int, _ fromA: [DefaultSnapshot], _ fromB: [DefaultSnapshot]
+        ) {
             pairs[entity, default: []].append((i, j))
             guard !identifiersAgree else { return }
-            let runA = aSnapshots[entity]!
-            let runB = bSnapshots[entity]!
-            let x = runA[runA.startIndex + i].persistentIdentifier
-            let y = runB[runB.startIndex + j].persistentIdentifier
+            let x = fromA[i].persistentIdentifier
+            let y = fromB[j].persistentIdentifier
             aToB[x] = y
             bToA[y] = x
         }
@@ -134,7 +135,7 @@ extension DocumentDiff {
                     let x = fromA[i].persistentIdentifier.primaryKey
                     let y = fromB[j].persistentIdentifier.primaryKey
                     if x == y {
-                        pair(entity, i, j)
+                        pair(entity, i, j, fromA, fromB)
                         i += 1
                         j += 1
                     } else if PrimaryKeyOrder.precedes(x, y) {
@@ -150,7 +151,7 @@ extension DocumentDiff {
                     byKey[snapshot.persistentIdentifier.primaryKey] = j
                 }
                 for (i, snapshot) in fromA.enumerated() {
-                    if let key = table[snapshot.persistentIdentifier.primaryKey], let j = byKey[key] { pair(entity, i, j) }
+                    if let key = table[snapshot.persistentIdentifier.primaryKey], let j = byKey[key] { pair(entity, i, j, fromA, fromB) }
                 }
             case .unique:
                 let constraint = b.schema.entity(named: entity)!.effectiveUniquenessConstraints[0]
@@ -211,7 +212,7 @@ extension DocumentDiff {
             }
             for j in fromB.indices where onlyB(j) {
                 let key = hash(fromB[j], false)
-                if let i = candidates[key]?.popLast() { pair(entity, i, j) }
+                if let i = candidates[key]?.popLast() { pair(entity, i, j, fromA, fromB) }
             }
         }
 

@@ -26,7 +26,7 @@ public struct DocumentFile {
     /// - Throws: ``FileReadError``, ``TripDocError/unrecognizedFormat(path:start:)`` or
     ///   ``DocumentReadError``.
     public static func read(_ path: String, limits: DocumentLimits = .standard) throws -> DocumentFile {
-        try read(DocumentFileReader.contents(of: path, limits: limits), path: path, limits: limits)
+        try read(DocumentFileReader.contents(of: path, limits: limits, mapped: true), path: path, limits: limits)
     }
 
     /// Reads the document in `data`, which came from `path`, under `limits`.
