@@ -14,14 +14,24 @@ struct TripDocRunner {
     /// The committed fixtures.
     static let fixtures: URL = Bundle.module.resourceURL!.appendingPathComponent("Fixtures")
 
-    /// A fresh folder holding copies of the fixtures; commands run in it.
-    let folder: URL
+    /// A fresh folder holding copies of the fixtures; commands run in it. It is removed when
+    /// the last copy of the runner goes away.
+    var folder: URL { lease.folder }
     /// The program run: `tripdoc`, or another of the package's executables beside it.
     var program: URL = Self.executable
+    private let lease: FolderLease
+
+    /// Owns the temporary folder.
+    private final class FolderLease {
+        let folder: URL
+        init(_ folder: URL) { self.folder = folder }
+        deinit { try? FileManager.default.removeItem(at: folder) }
+    }
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("tripdoc-e2e-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tripdoc-e2e-\(UUID().uuidString)")
         try FileManager.default.copyItem(at: Self.fixtures, to: folder)
+        lease = FolderLease(folder)
     }
 
     func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
