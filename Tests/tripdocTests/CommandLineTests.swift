@@ -173,6 +173,34 @@ import Testing
         #expect(!tripdoc.exists("out.json"))
     }
 
+    @Test func aDocumentInAnotherOrderConvertsToTheSameBytesAsTripdocsOwn() throws {
+        // The same trips, edited by hand: snapshots listed last-first, the schema before the header.
+        let original = try JSONSerialization.jsonObject(with: tripdoc.contents("trips.json")) as! [String: Any]
+        var edited = original
+        var snapshots = original["snapshots"] as! [String: [Any]]
+        for (entity, list) in snapshots { snapshots[entity] = list.reversed() }
+        edited["snapshots"] = snapshots
+        let text = try JSONSerialization.data(withJSONObject: edited, options: [.prettyPrinted])
+        try text.write(to: tripdoc.folder.appendingPathComponent("reordered.json"))
+        for output in ["a.plist", "a.json", "a.tripbundle"] {
+            let name = String(output.dropFirst(2))
+            #expect(try tripdoc.run("convert", "trips.json", "own.\(name)", "--store-identifier", "S").status == 0)
+            let outcome = try tripdoc.run("convert", "reordered.json", output, "--store-identifier", "S")
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            #expect(try tripdoc.contents(output) == tripdoc.contents("own.\(name)"), "\(output)")
+        }
+    }
+
+    @Test func showOfOneEntityCountsTheRestWithoutPrintingThem() throws {
+        for file in ["trips.json", "trips.plist", "trips.tripbundle"] {
+            let outcome = try tripdoc.run("show", file, "--entity", "BucketListItem", "--limit", "2")
+            #expect(outcome.status == 0)
+            let lines = outcome.stdout.split(separator: "\n")
+            #expect(lines.first == "BucketListItem (2 of 9)", "\(file)")
+            #expect(lines.count == 4, "a title, a header row and two rows")
+        }
+    }
+
     // MARK: Bad input
 
     @Test(arguments: [
