@@ -330,26 +330,26 @@ public struct IntegrityChecker {
                     key.append(value)
                 }
                 guard key.count == indices.count else { continue }
-                let owner = uniqueKeys[place][index][key, default: source]
+                // One lookup: the first owner stays, a new key is taken by this snapshot.
+                let owner = Self.owner(&uniqueKeys[place][index][key, default: source])
                 if owner != source {
                     report(
                         .init(
                             kind: .uniquenessViolated, identifier: identifier ?? record.persistentIdentifier,
                             message: "has the same \(constraint.names.joined(separator: ", ")) as \(self.identifier(owner))"),
                         slot: 4)
-                } else {
-                    uniqueKeys[place][index][key] = source
                 }
             }
         }
 
         /// Every problem of the snapshots added, in document order.
         public mutating func finish() -> [IntegrityProblem] {
-            // Each relationship's pairs (source, target), for the inverse check.
-            var pairs = [Set<UInt64>](repeating: [], count: inverseNumbers.count)
+            // Each relationship's pairs (source, target), sorted, for the inverse check.
+            var pairs = [[UInt64]](repeating: [], count: inverseNumbers.count)
             for reference in references where !reference.isOfOtherEntity {
-                pairs[Int(reference.relationship)].insert(Self.pair(reference.source, reference.target))
+                pairs[Int(reference.relationship)].append(Self.pair(reference.source, reference.target))
             }
+            for index in pairs.indices { pairs[index].sort() }
             var relationshipNames: [Int: String] = [:]
             var inverseNames: [Int: String] = [:]
             for (entityName, relationships) in relationshipNumbers {
@@ -361,35 +361,45 @@ public struct IntegrityChecker {
                 }
             }
             for reference in references {
-                let source = identifier(reference.source)
-                let key = (1, Int(reference.snapshotIndex), 3, Int(reference.order))
-                let property = relationshipNames[Int(reference.relationship)]!
-                let target = identifier(reference.target)
-                guard !reference.isOfOtherEntity, present[Int(reference.target)] else {
+                // Names are worked out only for a problem.
+                func problem(_ kind: IntegrityProblem.Kind, _ message: (PersistentIdentifier) -> String) {
                     found.append(
                         (
-                            key,
+                            (1, Int(reference.snapshotIndex), 3, Int(reference.order)),
                             .init(
-                                kind: .danglingReference, identifier: source, property: property,
-                                message: "points at \(target), which the document does not hold")
+                                kind: kind, identifier: identifier(reference.source),
+                                property: relationshipNames[Int(reference.relationship)]!,
+                                message: message(identifier(reference.target)))
                         ))
+                }
+                guard !reference.isOfOtherEntity, present[Int(reference.target)] else {
+                    problem(.danglingReference) { "points at \($0), which the document does not hold" }
                     continue
                 }
                 let inverse = inverseNumbers[Int(reference.relationship)]
                 guard inverse != -1 else { continue }
-                if inverse == -2 || !pairs[inverse].contains(Self.pair(reference.target, reference.source)) {
-                    found.append(
-                        (
-                            key,
-                            .init(
-                                kind: .inverseMismatch, identifier: source, property: property,
-                                message: "points at \(target), whose \(inverseNames[Int(reference.relationship)]!) does not point back")
-                        ))
+                if inverse == -2 || !Self.contains(pairs[inverse], Self.pair(reference.target, reference.source)) {
+                    problem(.inverseMismatch) {
+                        "points at \($0), whose \(inverseNames[Int(reference.relationship)]!) does not point back"
+                    }
                 }
             }
             return found.enumerated().sorted { a, b in
                 a.element.key != b.element.key ? a.element.key < b.element.key : a.offset < b.offset
             }.map(\.element.problem)
+        }
+
+        private static func owner(_ value: inout Int32) -> Int32 { value }
+
+        /// Whether the sorted `pairs` hold `pair`.
+        private static func contains(_ pairs: [UInt64], _ pair: UInt64) -> Bool {
+            var low = 0
+            var high = pairs.count
+            while low < high {
+                let middle = (low + high) / 2
+                if pairs[middle] < pair { low = middle + 1 } else { high = middle }
+            }
+            return low < pairs.count && pairs[low] == pair
         }
 
         private static func pair(_ a: Int32, _ b: Int32) -> UInt64 {
