@@ -12,16 +12,11 @@ public final class BackgroundSink<Inner: DocumentDecodingSink>: @unchecked Senda
     private enum Call {
         case begin(DocumentHeader, Schema, DocumentHistory?)
         case beginEntity(Schema.Entity)
-        case snapshots([Item])
+        case records([SnapshotRecord])
+        case snapshot(DefaultSnapshot)
         case endEntity(Schema.Entity, Int)
         case lateHistory(DocumentHistory)
         case end
-    }
-
-    /// A snapshot as the reader handed it over.
-    fileprivate enum Item {
-        case record(SnapshotRecord)
-        case snapshot(DefaultSnapshot)
     }
 
     /// Why the decoding side stopped: the inner sink failed (its error is thrown instead).
@@ -101,13 +96,11 @@ public final class BackgroundSink<Inner: DocumentDecodingSink>: @unchecked Senda
                 switch call {
                 case .begin(let header, let schema, let history): try inner.begin(header: header, schema: schema, history: history)
                 case .beginEntity(let entity): try inner.beginEntity(entity)
-                case .snapshots(let items):
-                    for item in items {
-                        switch item {
-                        case .record(let record): try inner.add(record: record)
-                        case .snapshot(let snapshot): try inner.add(snapshot)
-                        }
+                case .records(let records):
+                    try records.withUnsafeBufferPointer { records in
+                        for index in records.indices { try inner.add(record: records[index]) }
                     }
+                case .snapshot(let snapshot): try inner.add(snapshot)
                 case .endEntity(let entity, let count): try inner.endEntity(entity, count: count)
                 case .lateHistory(let history): try inner.lateHistory(history)
                 case .end: break
@@ -129,7 +122,7 @@ public final class BackgroundSink<Inner: DocumentDecodingSink>: @unchecked Senda
     /// The decoding side: collects snapshots into batches and queues the calls.
     public struct Feeder: DocumentDecodingSink {
         fileprivate let sink: BackgroundSink
-        private var batch: [Item] = []
+        private var batch: [SnapshotRecord] = []
         private static var batchSize: Int { 4096 }
 
         fileprivate init(sink: BackgroundSink) {
@@ -140,7 +133,7 @@ public final class BackgroundSink<Inner: DocumentDecodingSink>: @unchecked Senda
         /// Hands the snapshots collected so far to the other thread (done anyway at the end).
         public mutating func flush() throws {
             guard !batch.isEmpty else { return }
-            try sink.put(.snapshots(batch))
+            try sink.put(.records(batch))
             batch = []
             batch.reserveCapacity(Self.batchSize)
         }
@@ -153,13 +146,14 @@ public final class BackgroundSink<Inner: DocumentDecodingSink>: @unchecked Senda
             try sink.put(.beginEntity(entity))
         }
 
+        /// Snapshots (from a reader that does not make records) go one by one, in order.
         public mutating func add(_ snapshot: DefaultSnapshot) throws {
-            batch.append(.snapshot(snapshot))
-            if batch.count >= Self.batchSize { try flush() }
+            try flush()
+            try sink.put(.snapshot(snapshot))
         }
 
         public mutating func add(record: SnapshotRecord) throws {
-            batch.append(.record(record))
+            batch.append(record)
             if batch.count >= Self.batchSize { try flush() }
         }
 
