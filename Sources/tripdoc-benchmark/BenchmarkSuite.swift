@@ -65,9 +65,9 @@ struct BenchmarkSuite {
                     try copy.applySaveChanges(request, timestamp: Date(timeIntervalSinceReferenceDate: 0))
                 } / count * 1e6)
         }
-        print("microseconds per snapshot (best of \(repeats)); drift = largest size / smallest")
+        print("microseconds per snapshot (best of \(repeats)), by document size in snapshots; drift = largest size / smallest")
         let header = ["operation".padding(toLength: 36, withPad: " ", startingAt: 0)]
-            + counts.map { String(format: "%12@", "\($0) snap") } + ["   drift"]
+            + counts.map { String(repeating: " ", count: max(0, 12 - "\($0)".count)) + "\($0)" } + ["   drift"]
         print(header.joined())
         for name in order {
             let row = rows[name]!

@@ -165,15 +165,37 @@ private struct SaveChangesWorkspace {
 
     func finishedDocument() -> Document {
         var result = document
-        var snapshots: [DefaultSnapshot] = []
-        snapshots.reserveCapacity(byIdentifier.count)
+        var kept: [DefaultSnapshot] = []
+        kept.reserveCapacity(byIdentifier.count)
         for snapshot in document.snapshots {
-            if let current = byIdentifier[snapshot.persistentIdentifier] { snapshots.append(current) }
+            if let current = byIdentifier[snapshot.persistentIdentifier] { kept.append(current) }
         }
-        for identifier in insertionOrder {
-            if let current = byIdentifier[identifier] { snapshots.append(current) }
+        let inserted = insertionOrder.compactMap { byIdentifier[$0] }
+            .sorted { $0.persistentIdentifier < $1.persistentIdentifier }
+        // The document's snapshots are in order already (as read, or as the last save left
+        // them): the few inserted ones are merged in, rather than everything sorted again.
+        result.snapshots = Self.merged(Document.ordered(kept), inserted)
+        return result
+    }
+
+    /// The snapshots of two runs sorted by identifier, in one sorted run.
+    private static func merged(_ a: [DefaultSnapshot], _ b: [DefaultSnapshot]) -> [DefaultSnapshot] {
+        guard !b.isEmpty else { return a }
+        var result: [DefaultSnapshot] = []
+        result.reserveCapacity(a.count + b.count)
+        var i = 0
+        var j = 0
+        while i < a.count, j < b.count {
+            if b[j].persistentIdentifier < a[i].persistentIdentifier {
+                result.append(b[j])
+                j += 1
+            } else {
+                result.append(a[i])
+                i += 1
+            }
         }
-        result.snapshots = snapshots.sorted { $0.persistentIdentifier < $1.persistentIdentifier }
+        result.append(contentsOf: a[i...])
+        result.append(contentsOf: b[j...])
         return result
     }
 
