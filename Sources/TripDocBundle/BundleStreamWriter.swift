@@ -1,88 +1,12 @@
-import Crypto
 import Foundation
 import TripDocCore
 import TripDocJSON
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
 
 /// Writes a bundle snapshot by snapshot. The manifest comes first in the archive and lists every
 /// entry's size and digest, so each entity's JSON is kept aside (spooled) and hashed as it is
 /// written, and the archive is made at the end: from memory for ``BundleFormat/writeDocument(_:)``,
 /// from unlinked temporary files for a stream, so a document larger than memory never is in it.
 struct BundleStreamWriter: DocumentStreamWriter {
-    /// One entry's bytes, kept until the archive is made.
-    private final class Spool {
-        let name: String
-        private(set) var size = 0
-        private var hasher = SHA256()
-        private var memory: [UInt8]?
-        private var descriptor: Int32 = -1
-
-        /// A spool in memory, or in an unlinked temporary file.
-        init(name: String, onDisk: Bool) throws {
-            self.name = name
-            guard onDisk else {
-                memory = []
-                return
-            }
-            var template = Array((NSTemporaryDirectory() + "/tripdoc-spool-XXXXXX").utf8CString)
-            descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-            guard descriptor >= 0 else { throw Self.failure("creating a temporary file", errno) }
-            template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-        }
-
-        deinit { if descriptor >= 0 { close(descriptor) } }
-
-        func append(_ bytes: UnsafeRawBufferPointer) throws {
-            hasher.update(bufferPointer: bytes)
-            size += bytes.count
-            if memory != nil {
-                memory!.append(contentsOf: bytes)
-                return
-            }
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw Self.failure("writing a temporary file", errno)
-                }
-                offset += written
-            }
-        }
-
-        var digest: String { hasher.finalize().map { String(format: "%02x", $0) }.joined() }
-
-        /// Hands the bytes back in pieces.
-        func replay(_ write: (UnsafeRawBufferPointer) throws -> Void) throws {
-            if let memory {
-                try memory.withUnsafeBytes { try write($0) }
-                return
-            }
-            let piece = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-            defer { piece.deallocate() }
-            var offset = 0
-            while offset < size {
-                let count = pread(descriptor, piece.baseAddress, min(piece.count, size - offset), off_t(offset))
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    throw Self.failure("reading a temporary file", errno)
-                }
-                guard count > 0 else { throw Self.failure("reading a temporary file", EIO) }
-                try write(UnsafeRawBufferPointer(rebasing: piece[0..<count]))
-                offset += count
-            }
-        }
-
-        private static func failure(_ step: String, _ code: Int32) -> ZipArchiveError {
-            .libarchive("\(step) for the bundle: \(String(cString: strerror(code)))")
-        }
-    }
-
     private final class ExternalValues {
         var byDigest: [String: Data] = [:]
     }
@@ -93,10 +17,10 @@ struct BundleStreamWriter: DocumentStreamWriter {
     private var schema: Schema?
     /// The header, schema and history entries.
     private var leading: [ZipArchive.Entry] = []
-    private var spools: [Spool] = []
+    private var spools: [HashedSpool] = []
     private var entities: [Schema.Entity] = []
     private var nextEntity = 0
-    private var current: (encoder: EntityStreamEncoder, writer: JSONWriter, spool: Spool)?
+    private var current: (encoder: EntityStreamEncoder, writer: JSONWriter, spool: HashedSpool)?
     private let external = ExternalValues()
 
     /// A writer handing the archive to `sink`, keeping entity entries in temporary files when
@@ -144,7 +68,7 @@ struct BundleStreamWriter: DocumentStreamWriter {
         }
         let encoder = EntityStreamEncoder(entity: entity)
         encoder.begin(to: &writer)
-        current = (encoder, writer, try Spool(name: BundleFormat.snapshotsFolder + entity.name + ".json", onDisk: spoolsOnDisk))
+        current = (encoder, writer, try HashedSpool(name: BundleFormat.snapshotsFolder + entity.name + ".json", onDisk: spoolsOnDisk))
     }
 
     mutating func add(_ snapshot: DefaultSnapshot) throws {

@@ -223,24 +223,26 @@ enum ZipArchive {
                     try check(archive_read_data_skip(archive), archive)
                     continue
                 }
-                var output = try EntryOutput(name: name, size: record.uncompressedSize)
+                let output = try HashedSpool(
+                    name: name, onDisk: record.uncompressedSize > spillThreshold,
+                    capacity: min(record.uncompressedSize, spillThreshold))
                 while true {
                     let count = chunk.withUnsafeMutableBytes { archive_read_data(archive, $0.baseAddress, $0.count) }
                     if count == 0 { break }
                     guard count > 0 else { throw ZipArchiveError.damaged(entry: name, message(archive)) }
                     // The central directory's size is a promise; an entry that inflates past it is refused
                     // before it can use more memory.
-                    guard output.count + count <= record.uncompressedSize else {
+                    guard output.size + count <= record.uncompressedSize else {
                         throw ZipArchiveError.damaged(
                             entry: name, "it inflates to more than the \(record.uncompressedSize) bytes it declares")
                     }
                     try chunk.withUnsafeBytes { try output.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
                 }
-                guard output.count == record.uncompressedSize else {
+                guard output.size == record.uncompressedSize else {
                     throw ZipArchiveError.damaged(
-                        entry: name, "it holds \(output.count) bytes but declares \(record.uncompressedSize)")
+                        entry: name, "it holds \(output.size) bytes but declares \(record.uncompressedSize)")
                 }
-                let (contents, digest) = try output.finish()
+                let (contents, digest) = (try output.contents(), output.digest)
                 entries.append(Entry(name: name, data: contents, digest: digest))
             }
             let missing = directory.records.filter { !$0.isDirectory && !seen.contains($0.name) }
@@ -248,64 +250,6 @@ enum ZipArchive {
                 throw ZipArchiveError.damaged(entry: first.name, "the entry could not be read")
             }
             return entries
-        }
-    }
-
-    /// Where one entry inflates to: memory, or past ``spillThreshold`` an unlinked temporary
-    /// file, mapped when complete. The SHA-256 digest is worked out on the way.
-    private struct EntryOutput {
-        let name: String
-        private var memory = Data()
-        private var descriptor: Int32 = -1
-        private var hasher = SHA256()
-        private(set) var count = 0
-
-        init(name: String, size: Int) throws {
-            self.name = name
-            if size > ZipArchive.spillThreshold {
-                var template = Array((NSTemporaryDirectory() + "/tripdoc-entry-XXXXXX").utf8CString)
-                descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-                guard descriptor >= 0 else { throw Self.failure(name, "creating a temporary file", errno) }
-                template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-            } else {
-                memory.reserveCapacity(size)
-            }
-        }
-
-        mutating func append(_ bytes: UnsafeRawBufferPointer) throws {
-            hasher.update(bufferPointer: bytes)
-            count += bytes.count
-            guard descriptor >= 0 else {
-                memory.append(contentsOf: bytes)
-                return
-            }
-            var offset = 0
-            while offset < bytes.count {
-                let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    close(descriptor)
-                    throw Self.failure(name, "writing a temporary file", errno)
-                }
-                offset += written
-            }
-        }
-
-        /// The contents and their digest.
-        func finish() throws -> (Data, String) {
-            let digest = hasher.finalize().map { String(format: "%02x", $0) }.joined()
-            guard descriptor >= 0 else { return (memory, digest) }
-            defer { close(descriptor) }
-            guard count > 0 else { return (Data(), digest) }
-            guard let address = mmap(nil, count, PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED else {
-                throw Self.failure(name, "mapping a temporary file", errno)
-            }
-            let data = Data(bytesNoCopy: address, count: count, deallocator: .custom { _ = munmap($0, $1) })
-            return (data, digest)
-        }
-
-        private static func failure(_ name: String, _ step: String, _ code: Int32) -> ZipArchiveError {
-            .damaged(entry: name, "\(step) to inflate it: \(String(cString: strerror(code)))")
         }
     }
 

@@ -35,6 +35,26 @@ import TripDocTestSupport
         #expect(try bundle.writeDocument(back) == bundle.writeDocument(document))
     }
 
+    /// An entry over 16 MiB is inflated into a temporary file and read from there; a stream
+    /// writes it through a temporary file too. Both give back the document and its bytes.
+    @Test func anEntryLargerThanSixteenMebibytesRoundTripsThroughTemporaryFiles() throws {
+        var document = EdgeCaseDocuments.document()
+        // Letters that do not compress much, so the entry passes the compression-ratio cap.
+        var state: UInt64 = 7
+        let letters = (0..<17_000_000).map { _ -> UInt8 in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(ascii: "a") + UInt8((state >> 33) % 26)
+        }
+        document.snapshots[1]["string"] = .string(String(decoding: letters, as: UTF8.self))
+        let ordered = Document(header: document.header, schema: document.schema, snapshots: document.orderedSnapshots)
+        let bytes = try bundle.writeDocument(document)
+        #expect(try bundle.readDocument(from: bytes, file: "big.tripbundle") == ordered)
+        var streamed = Data()
+        var writer = bundle.makeStreamWriter { streamed.append(contentsOf: $0) }
+        try writer.write(document)
+        #expect(streamed == bytes)
+    }
+
     @Test func aFiveMegabyteExternalValueIsItsOwnEntryAndRoundTrips() throws {
         let document = Self.externalDocument(dataOf: 5_000_000)
         let bytes = try bundle.writeDocument(document)
