@@ -112,7 +112,7 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
         }
 
         let entityEntries = Set(schema.entities.map { Self.snapshotsFolder + $0.name + ".json" })
-        for name in contents.keys.sorted() where name.hasPrefix(Self.snapshotsFolder) && !entityEntries.contains(name) {
+        for name in verified.names.sorted() where name.hasPrefix(Self.snapshotsFolder) && !entityEntries.contains(name) {
             throw DocumentReadError(
                 file: file, location: SourceLocation(entry: name),
                 message: "the entry holds snapshots of an entity the schema does not have",
@@ -192,7 +192,7 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
     /// entry `including` selects (only those are inflated; the manifest always is).
     private func verifiedEntries(
         of data: Data, file: String, limits: DocumentLimits, including: (String) -> Bool = { _ in true }
-    ) throws -> (contents: [String: Data], listed: Set<String>, manifest: BundleManifest) {
+    ) throws -> (contents: [String: Data], listed: Set<String>, manifest: BundleManifest, names: [String]) {
         func refuse(_ entry: String?, _ message: String, hint: String? = nil) -> DocumentReadError {
             refusal(file, entry, message, hint: hint)
         }
@@ -245,6 +245,6 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
                 throw refuse(name, "an external entry's name must be the SHA-256 digest of its contents")
             }
         }
-        return (contents, listed, manifest)
+        return (contents, listed, manifest, Array(sizes.keys))
     }
 }

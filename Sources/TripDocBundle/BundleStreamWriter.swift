@@ -5,7 +5,8 @@ import TripDocJSON
 /// Writes a bundle snapshot by snapshot. The manifest comes first in the archive and lists every
 /// entry's size and digest, so each entity's JSON is kept aside (spooled) and hashed as it is
 /// written, and the archive is made at the end: from memory for ``BundleFormat/writeDocument(_:)``,
-/// from unlinked temporary files for a stream, so a document larger than memory never is in it.
+/// from unlinked temporary files for a stream (entries past 16 MiB only, so a schema of many small
+/// entities holds no descriptors), so a document larger than memory never is in it.
 struct BundleStreamWriter: DocumentStreamWriter {
     private final class ExternalValues {
         var byDigest: [String: Data] = [:]
@@ -68,7 +69,9 @@ struct BundleStreamWriter: DocumentStreamWriter {
         }
         let encoder = EntityStreamEncoder(entity: entity)
         encoder.begin(to: &writer)
-        current = (encoder, writer, try HashedSpool(name: BundleFormat.snapshotsFolder + entity.name + ".json", onDisk: spoolsOnDisk))
+        current = (encoder, writer, try HashedSpool(
+                name: BundleFormat.snapshotsFolder + entity.name + ".json",
+                spillThreshold: spoolsOnDisk ? ZipArchive.spillThreshold : nil))
     }
 
     mutating func add(_ snapshot: DefaultSnapshot) throws {

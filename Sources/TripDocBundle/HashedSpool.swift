@@ -20,13 +20,23 @@ final class HashedSpool {
     private var memory: Data?
     private var descriptor: Int32 = -1
 
-    /// A spool for the entry `name`, on disk or in memory (with room for `capacity` bytes).
-    init(name: String, onDisk: Bool, capacity: Int = 0) throws {
+    /// The size past which the bytes move to a temporary file (`nil`: they never do).
+    private let spillThreshold: Int?
+
+    /// A spool for the entry `name`: in memory (with room for `capacity` bytes) until it holds
+    /// more than `spillThreshold` bytes, then in an unlinked temporary file (from the start when
+    /// the threshold is 0; never when it is `nil`). Small entries so never hold a descriptor.
+    init(name: String, spillThreshold: Int?, capacity: Int = 0) throws {
         self.name = name
-        guard onDisk else {
+        self.spillThreshold = spillThreshold
+        if spillThreshold == 0 {
+            try openFile()
+        } else {
             memory = Data(capacity: capacity)
-            return
         }
+    }
+
+    private func openFile() throws {
         var template = Array((NSTemporaryDirectory() + "/tripdoc-spool-XXXXXX").utf8CString)
         descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { throw failure("creating a temporary file", errno) }
@@ -41,8 +51,18 @@ final class HashedSpool {
         size += bytes.count
         if memory != nil {
             memory!.append(contentsOf: bytes)
+            if let spillThreshold, size > spillThreshold {
+                let held = memory!
+                memory = nil
+                try openFile()
+                try held.withUnsafeBytes { try writeToFile($0) }
+            }
             return
         }
+        try writeToFile(bytes)
+    }
+
+    private func writeToFile(_ bytes: UnsafeRawBufferPointer) throws {
         var offset = 0
         while offset < bytes.count {
             let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)

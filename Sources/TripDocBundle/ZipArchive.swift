@@ -224,7 +224,7 @@ enum ZipArchive {
                     continue
                 }
                 let output = try HashedSpool(
-                    name: name, onDisk: record.uncompressedSize > spillThreshold,
+                    name: name, spillThreshold: record.uncompressedSize > spillThreshold ? 0 : nil,
                     capacity: min(record.uncompressedSize, spillThreshold))
                 while true {
                     let count = chunk.withUnsafeMutableBytes { archive_read_data(archive, $0.baseAddress, $0.count) }

@@ -58,6 +58,15 @@ public struct SnapshotSelection: DocumentDecodingSink {
         current = entity
     }
 
+    /// Snapshots past the limit are only counted, but one that comes before the last one kept
+    /// means the document is not in order, and the first ones kept are not the first ones.
+    public mutating func skipped(primaryKey: String?) throws {
+        guard let primaryKey, var entity = current else { return }
+        if let last = entity.last, PrimaryKeyOrder.precedes(primaryKey, last.primaryKey) { throw OutOfOrder() }
+        entity.last = PersistentIdentifier(storeIdentifier: header?.storeIdentifier, entityName: entity.name, primaryKey: primaryKey)
+        current = entity
+    }
+
     public mutating func endEntity(_ entity: Schema.Entity, count: Int) throws {
         totals[entity.name, default: 0] += count
         current = nil

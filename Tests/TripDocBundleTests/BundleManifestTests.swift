@@ -36,6 +36,21 @@ import TripDocTestSupport
         #expect(error.message.contains("bundle format version 2 is not one this tripdoc reads"))
     }
 
+    /// Listed with the right size and digest, but of an entity the schema does not have: the
+    /// bundle is refused, not read without it.
+    @Test func snapshotsOfAnEntityTheSchemaLacksAreRefused() throws {
+        let original = try BundleFormat().writeDocument(EdgeCaseDocuments.document())
+        var entries = try ZipArchive.entries(of: original, limits: .standard)
+        let ghost = ZipArchive.Entry(name: "snapshots/Ghost.json", data: Data("[]".utf8))
+        entries.append(ghost)
+        var manifest = try JSONDecoder().decode(BundleManifest.self, from: entries[0].data)
+        manifest.entries.append(.init(name: ghost.name, size: ghost.data.count, sha256: BundleFormat.sha256(ghost.data)))
+        entries[0].data = try manifest.encoded()
+        let error = try #require(readError(try ZipArchive.archive(entries)))
+        #expect(error.location?.entry == "snapshots/Ghost.json")
+        #expect(error.message == "the entry holds snapshots of an entity the schema does not have")
+    }
+
     @Test func aListedEntryThatIsMissingIsNamed() throws {
         let error = try #require(readError(try bundle { $0.entries.append(.init(name: "snapshots/Ghost.json", size: 2, sha256: "00")) }))
         #expect(error.location?.entry == "snapshots/Ghost.json")

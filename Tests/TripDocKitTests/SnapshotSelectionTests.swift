@@ -44,4 +44,20 @@ import TripDocKit
         #expect(trips.snapshots["Trip"]?.count == 2)
         #expect(trips.totals["Trip"] == 50)
     }
+
+    /// A limit keeps the first snapshots by primary key; when a later one turns out smaller,
+    /// the selection says so (and `show` reads the whole document instead).
+    @Test func aSmallerKeyAmongTheSkippedOnesIsNoticed() throws {
+        let document = SampleTrips.document(trips: 5)
+        var object = try JSONSerialization.jsonObject(with: JSONFormat().writeDocument(document)) as! [String: Any]
+        var snapshots = object["snapshots"] as! [String: [Any]]
+        snapshots["Trip"]!.append(snapshots["Trip"]!.removeFirst())  // Trip/1 last
+        object["snapshots"] = snapshots
+        let data = try JSONSerialization.data(withJSONObject: object)
+        #expect(try JSONFormat().readDocument(from: data, file: "moved.json").snapshots.count == document.snapshots.count)
+        #expect(throws: SnapshotSelection.OutOfOrder.self) {
+            _ = try select(data, JSONFormat(), entity: "Trip", limit: 2)
+        }
+    }
 }
+

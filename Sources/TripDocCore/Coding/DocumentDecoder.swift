@@ -78,7 +78,7 @@ public struct DocumentDecoder {
             let entityCount = try within(prefix) {
                 try decodeEntitySnapshots(
                     from: &reader, plan: EntityCodingPlan(entity), storeIdentifier: storeIdentifier, counted: &count,
-                    wantsMore: { sink.wantsMoreSnapshots }
+                    wantsMore: { sink.wantsMoreSnapshots }, skipped: { try sink.skipped(primaryKey: $0) }
                 ) { try sink.add(record: $0) }
             }
             try reader.finish()
@@ -361,7 +361,7 @@ public struct DocumentDecoder {
             try sink.beginEntity(plan.entity)
             let entityCount = try decodeEntitySnapshots(
                 from: &reader, plan: plan, storeIdentifier: storeIdentifier, counted: &count,
-                wantsMore: { sink.wantsMoreSnapshots }
+                wantsMore: { sink.wantsMoreSnapshots }, skipped: { try sink.skipped(primaryKey: $0) }
             ) { try sink.add(record: $0) }
             try sink.endEntity(plan.entity, count: entityCount)
         }
@@ -371,20 +371,24 @@ public struct DocumentDecoder {
     /// `count` is the running total across entities, checked against the snapshot-count cap.
     private func decodeEntitySnapshots<R: StructuredReader>(
         from reader: inout R, plan: EntityCodingPlan, storeIdentifier: String, counted count: inout Int,
-        wantsMore: () -> Bool = { true }, emit: (SnapshotRecord) throws -> Void
+        wantsMore: () -> Bool = { true }, skipped: (String?) throws -> Void = { _ in },
+        emit: (SnapshotRecord) throws -> Void
     ) throws -> Int {
         try expect(.array, in: &reader)
         try reader.beginArray()
         var index = 0
         while try reader.nextElement() {
             guard wantsMore() else {
-                // The rest is skipped (read for its syntax only) and counted.
-                try reader.skipValue()
-                index += 1
-                while try reader.nextElement() {
-                    try reader.skipValue()
+                // The rest is skipped (read for its syntax and primary keys only) and counted.
+                repeat {
+                    guard count < limits.maximumSnapshotCount else {
+                        throw limits.exceeded(.snapshotCount, at: reader.location(of: reader.bookmark))
+                    }
+                    let key = try skipSnapshot(from: &reader)
+                    try skipped(key)
                     index += 1
-                }
+                    count += 1
+                } while try reader.nextElement()
                 break
             }
             guard count < limits.maximumSnapshotCount else {
@@ -400,6 +404,24 @@ public struct DocumentDecoder {
         }
         CodingProgress.finishEntity(index)
         return index
+    }
+
+    /// Skips one snapshot, returning its primary key when it has one as a string.
+    private func skipSnapshot<R: StructuredReader>(from reader: inout R) throws -> String? {
+        guard try reader.peekKind() == .object else {
+            try reader.skipValue()
+            return nil
+        }
+        try reader.beginObject()
+        var primaryKey: String?
+        while let key = try reader.nextKey() {
+            if key == EntityCodingPlan.identifierKey, primaryKey == nil, try reader.peekKind() == .string {
+                primaryKey = try reader.readString()
+            } else {
+                try reader.skipValue()
+            }
+        }
+        return primaryKey
     }
 
     private func decodeSnapshot<R: StructuredReader>(

@@ -35,6 +35,10 @@ public protocol DocumentDecodingSink {
     /// (counting them, not decoding them) and ends the entity.
     /// (Mutating only so that a reader asks it without copying the sink.)
     var wantsMoreSnapshots: Bool { mutating get }
+    /// The primary key of a snapshot skipped after ``wantsMoreSnapshots`` said no (`nil` when
+    /// it has none), so that a sink relying on document order can tell it was not (default:
+    /// nothing).
+    mutating func skipped(primaryKey: String?) throws
 }
 
 extension DocumentDecodingSink {
@@ -44,6 +48,7 @@ extension DocumentDecodingSink {
 
     public func wantsSnapshots(of entity: Schema.Entity) -> Bool { true }
     public var wantsMoreSnapshots: Bool { true }
+    public mutating func skipped(primaryKey: String?) throws {}
 }
 
 /// The sink that keeps everything: the whole ``Document``.

@@ -45,9 +45,13 @@ extension DocumentFormat {
     ) throws {
         let document = try readDocument(from: data, file: file, limits: limits)
         try sink.begin(header: document.header, schema: document.schema, history: document.history)
-        for (entity, snapshots) in DocumentEncoder.groupedByEntity(document.snapshots, schema: document.schema) {
+        for (entity, snapshots) in DocumentEncoder.groupedByEntity(document.orderedSnapshots, schema: document.schema)
+        where sink.wantsSnapshots(of: entity) {
             try sink.beginEntity(entity)
-            for snapshot in snapshots { try sink.add(snapshot) }
+            for snapshot in snapshots {
+                guard sink.wantsMoreSnapshots else { break }
+                try sink.add(snapshot)
+            }
             try sink.endEntity(entity, count: snapshots.count)
         }
     }
