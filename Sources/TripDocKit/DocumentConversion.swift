@@ -8,6 +8,8 @@ public struct DocumentConversion {
     public var document: Document
     /// Each old identifier and the new one it became.
     public var identifiers: [PersistentIdentifier: PersistentIdentifier]
+    /// The source document's store identifier.
+    public var sourceStoreIdentifier: String
 
     /// Converts `source` into a new store.
     ///
@@ -25,5 +27,6 @@ public struct DocumentConversion {
         let result = source.document.remapped(toStore: storeIdentifier ?? UUID().uuidString, renumber: renumber)
         document = result.document
         identifiers = result.identifiers
+        sourceStoreIdentifier = source.document.storeIdentifier
     }
 }

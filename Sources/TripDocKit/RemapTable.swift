@@ -23,7 +23,7 @@ public struct RemapTable: Codable, Hashable, Sendable {
 
     /// The table of a conversion.
     public init(_ conversion: DocumentConversion) {
-        fromStore = conversion.identifiers.keys.first?.storeIdentifier ?? ""
+        fromStore = conversion.sourceStoreIdentifier
         toStore = conversion.document.storeIdentifier
         var identifiers: [String: [String: String]] = [:]
         for (old, new) in conversion.identifiers {

@@ -58,6 +58,18 @@ import TripDocTestSupport
         }
     }
 
+    @Test func anEmptyDocumentConvertsWithTheSameRemapTable() throws {
+        let empty = SampleTrips.document(trips: 0)
+        for input in Self.formats {
+            let source = try input.writeDocument(empty)
+            let (bytes, table) = try streamed(source, from: input, to: JSONFormat())
+            let (expected, expectedTable) = try inMemory(source, from: input, to: JSONFormat())
+            #expect(bytes == expected)
+            #expect(table == expectedTable)
+            #expect(table?.fromStore == empty.storeIdentifier)
+        }
+    }
+
     @Test func aDocumentWithProblemsIsRefusedWithTheCheckersProblems() throws {
         var document = SampleTrips.document(trips: 20)
         let index = try #require(document.snapshots.firstIndex { $0.entityName == "Trip" })

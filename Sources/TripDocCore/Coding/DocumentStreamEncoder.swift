@@ -52,7 +52,7 @@ public struct DocumentStreamEncoder {
         else { throw DocumentStreamOrderError(message: "the snapshots of \(name) are not in document order") }
         while nextEntity < index { writeEmptyEntity(to: &writer) }
         writer.key(name)
-        var entity = EntityStreamEncoder(entity: entities[index])
+        let entity = EntityStreamEncoder(entity: entities[index])
         entity.begin(to: &writer)
         current = entity
         nextEntity = index + 1

@@ -134,6 +134,8 @@ public struct IntegrityChecker {
         /// Per entity and uniqueness constraint: the values seen, and whose they were.
         private var uniqueKeys: [[[[SnapshotValue]: Int32]]]
         private var snapshotCount = 0
+        /// Whether the snapshot being checked repeats an identifier seen before.
+        private var isDuplicate = false
         /// Problems found so far, with where they sort: (phase, snapshot, slot, order).
         private var found: [(key: (Int, Int, Int, Int), problem: IntegrityProblem)] = []
 
@@ -236,7 +238,8 @@ public struct IntegrityChecker {
             else { return add(record.snapshot) }
             defer { snapshotCount += 1 }
             let source = number(ofKey: record.primaryKey, entity: place)
-            if present[Int(source)] {
+            isDuplicate = present[Int(source)]
+            if isDuplicate {
                 report(
                     .init(kind: .duplicateIdentifier, identifier: record.persistentIdentifier, message: "appears more than once"),
                     phase: 0, slot: 0)
@@ -248,7 +251,8 @@ public struct IntegrityChecker {
         /// Marks the identifier seen and reports a duplicate, a foreign identifier or an unknown
         /// entity; returns the entity's place, or `nil` when the schema lacks it.
         private mutating func checkIdentity(_ identifier: PersistentIdentifier, number source: Int32) -> Int? {
-            if present[Int(source)] {
+            isDuplicate = present[Int(source)]
+            if isDuplicate {
                 report(
                     .init(kind: .duplicateIdentifier, identifier: identifier, message: "appears more than once"),
                     phase: 0, slot: 0)
@@ -330,9 +334,18 @@ public struct IntegrityChecker {
                     key.append(value)
                 }
                 guard key.count == indices.count else { continue }
-                // One lookup: the first owner stays, a new key is taken by this snapshot.
-                let owner = Self.owner(&uniqueKeys[place][index][key, default: source])
-                if owner != source {
+                // One lookup: the first owner stays, a new key is taken by this snapshot. A second
+                // snapshot of one identifier clashes with the first even though they share a number.
+                let owner: Int32
+                var clashes: Bool
+                if isDuplicate, let existing = uniqueKeys[place][index][key] {
+                    owner = existing
+                    clashes = true
+                } else {
+                    owner = Self.owner(&uniqueKeys[place][index][key, default: source])
+                    clashes = owner != source
+                }
+                if clashes {
                     report(
                         .init(
                             kind: .uniquenessViolated, identifier: identifier ?? record.persistentIdentifier,
