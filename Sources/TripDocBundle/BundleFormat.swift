@@ -29,15 +29,13 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
     // MARK: Writing
 
     public func writeDocument(_ document: Document) throws -> Data {
-        var data = Data()
-        var writer = BundleStreamWriter(sink: { data.append(contentsOf: $0) }, spoolsOnDisk: false)
-        try writer.write(document)
-        return data
+        try writeDocumentThroughStream(document)
     }
 
-    /// Keeps each entity's entry in an unlinked temporary file until the archive is made.
+    /// Keeps each entity's entry aside until the archive is made: in memory, or past 16 MiB in
+    /// an unlinked temporary file.
     public func makeStreamWriter(sink: @escaping DocumentByteSink) -> any DocumentStreamWriter {
-        BundleStreamWriter(sink: sink, spoolsOnDisk: true)
+        BundleStreamWriter(sink: sink)
     }
 
     static func sha256(_ data: Data) -> String {
@@ -145,12 +143,21 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
     }
 
     public func entryReports(of data: Data, file: String, limits: DocumentLimits) throws -> [ArchiveEntryReport] {
-        let verified = try verifiedEntries(of: data, file: file, limits: limits)
-        let directory = try ZipCentralDirectory(data)
-        return directory.records.filter { !$0.isDirectory }.map { record in
+        try reports(of: data, listed: verifiedEntries(of: data, file: file, limits: limits).listed)
+    }
+
+    /// Reading the document inflated and verified every entry: only the manifest is read again.
+    public func entryReports(ofRead data: Data, file: String, limits: DocumentLimits) throws -> [ArchiveEntryReport] {
+        try reports(of: data, listed: verifiedEntries(of: data, file: file, limits: limits) { _ in false }.listed)
+    }
+
+    /// The central directory's entries, each CRC-checked (it was inflated) and with its digest
+    /// checked when the manifest lists it.
+    private func reports(of data: Data, listed: Set<String>) throws -> [ArchiveEntryReport] {
+        try ZipCentralDirectory(data).records.filter { !$0.isDirectory }.map { record in
             ArchiveEntryReport(
                 name: record.name, size: record.uncompressedSize, compressedSize: record.compressedSize, crc: "ok",
-                digest: record.name == BundleManifest.entryName ? "unlisted" : (verified.listed.contains(record.name) ? "ok" : "unlisted"))
+                digest: record.name == BundleManifest.entryName ? "unlisted" : (listed.contains(record.name) ? "ok" : "unlisted"))
         }
     }
 

@@ -4,16 +4,15 @@ import TripDocJSON
 
 /// Writes a bundle snapshot by snapshot. The manifest comes first in the archive and lists every
 /// entry's size and digest, so each entity's JSON is kept aside (spooled) and hashed as it is
-/// written, and the archive is made at the end: from memory for ``BundleFormat/writeDocument(_:)``,
-/// from unlinked temporary files for a stream (entries past 16 MiB only, so a schema of many small
-/// entities holds no descriptors), so a document larger than memory never is in it.
+/// written, and the archive is made at the end. Entries stay in memory up to 16 MiB and move to
+/// unlinked temporary files past that (``HashedSpool``), so a document larger than memory never is
+/// in it, and a schema of many small entities holds no file descriptors.
 struct BundleStreamWriter: DocumentStreamWriter {
     private final class ExternalValues {
         var byDigest: [String: Data] = [:]
     }
 
     private let sink: DocumentByteSink
-    private let spoolsOnDisk: Bool
     private var header: DocumentHeader?
     private var schema: Schema?
     /// The header, schema and history entries.
@@ -24,11 +23,9 @@ struct BundleStreamWriter: DocumentStreamWriter {
     private var current: (encoder: EntityStreamEncoder, writer: JSONWriter, spool: HashedSpool)?
     private let external = ExternalValues()
 
-    /// A writer handing the archive to `sink`, keeping entity entries in temporary files when
-    /// `spoolsOnDisk`, in memory otherwise.
-    init(sink: @escaping DocumentByteSink, spoolsOnDisk: Bool) {
+    /// A writer handing the archive to `sink`.
+    init(sink: @escaping DocumentByteSink) {
         self.sink = sink
-        self.spoolsOnDisk = spoolsOnDisk
     }
 
     mutating func begin(header: DocumentHeader, schema: Schema, history: DocumentHistory) throws {
@@ -71,7 +68,7 @@ struct BundleStreamWriter: DocumentStreamWriter {
         encoder.begin(to: &writer)
         current = (encoder, writer, try HashedSpool(
                 name: BundleFormat.snapshotsFolder + entity.name + ".json",
-                spillThreshold: spoolsOnDisk ? ZipArchive.spillThreshold : nil))
+                spillThreshold: ZipArchive.spillThreshold))
     }
 
     mutating func add(_ snapshot: DefaultSnapshot) throws {

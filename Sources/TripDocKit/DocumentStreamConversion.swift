@@ -27,7 +27,6 @@ public struct DocumentStreamConversion: DocumentDecodingSink {
     /// Each entity's primary keys, when a remap table is wanted.
     private var keys: [String: [String: String]]?
     private var history = DocumentHistory()
-    private var snapshotCount = 0
 
     /// Converts the document in `data`, read from `path` in `format`, into a new store
     /// `storeIdentifier`, handing the new document's bytes to `sink`; returns the remap table
@@ -103,13 +102,11 @@ public struct DocumentStreamConversion: DocumentDecodingSink {
             keys![snapshot.entityName, default: [:]][snapshot.persistentIdentifier.primaryKey] =
                 snapshot.persistentIdentifier.primaryKey
         }
-        snapshotCount += 1
     }
 
     public mutating func add(record: SnapshotRecord) throws {
         try writer.add(record: record)
         if keys != nil { keys![record.entityName, default: [:]][record.primaryKey] = record.primaryKey }
-        snapshotCount += 1
     }
 
     public mutating func endEntity(_ entity: Schema.Entity, count: Int) throws {

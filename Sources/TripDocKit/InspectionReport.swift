@@ -58,7 +58,7 @@ public struct InspectionReport: Codable, Hashable, Sendable {
             path: path, size: data.count, format: format, header: inspection.header!, schema: inspection.schema!,
             counts: inspection.counts, history: inspection.history, problems: inspection.checker!.finish())
         if let archive = format as? any ArchiveInspecting {
-            report.entries = try archive.entryReports(of: data, file: path, limits: limits)
+            report.entries = try archive.entryReports(ofRead: data, file: path, limits: limits)
         }
         return report
     }

@@ -23,7 +23,8 @@ public struct SnapshotSelection: DocumentDecodingSink {
     /// The kept snapshots by entity name, and how many each entity has.
     public private(set) var snapshots: [String: [DefaultSnapshot]] = [:]
     public private(set) var totals: [String: Int] = [:]
-    private var current: (name: String, kept: Int, last: PersistentIdentifier?)?
+    /// The entity being read: its name, how many of its snapshots were kept, the last primary key.
+    private var current: (name: String, kept: Int, lastKey: String?)?
 
     /// A selection of `entityName` (or every entity), `limit` snapshots each (or all).
     public init(entityName: String?, limit: Int?) {
@@ -51,10 +52,9 @@ public struct SnapshotSelection: DocumentDecodingSink {
 
     public mutating func add(_ snapshot: DefaultSnapshot) throws {
         guard var entity = current else { return }
-        if let last = entity.last, snapshot.persistentIdentifier < last { throw OutOfOrder() }
+        try entity.lastKey = checkedOrder(snapshot.persistentIdentifier.primaryKey, after: entity.lastKey)
         snapshots[entity.name, default: []].append(snapshot)
         entity.kept += 1
-        entity.last = snapshot.persistentIdentifier
         current = entity
     }
 
@@ -62,9 +62,14 @@ public struct SnapshotSelection: DocumentDecodingSink {
     /// means the document is not in order, and the first ones kept are not the first ones.
     public mutating func skipped(primaryKey: String?) throws {
         guard let primaryKey, var entity = current else { return }
-        if let last = entity.last, PrimaryKeyOrder.precedes(primaryKey, last.primaryKey) { throw OutOfOrder() }
-        entity.last = PersistentIdentifier(storeIdentifier: header?.storeIdentifier, entityName: entity.name, primaryKey: primaryKey)
+        try entity.lastKey = checkedOrder(primaryKey, after: entity.lastKey)
         current = entity
+    }
+
+    /// `key`, unless it comes before `last` in primary-key order.
+    private func checkedOrder(_ key: String, after last: String?) throws -> String {
+        if let last, PrimaryKeyOrder.precedes(key, last) { throw OutOfOrder() }
+        return key
     }
 
     public mutating func endEntity(_ entity: Schema.Entity, count: Int) throws {

@@ -92,10 +92,7 @@ public struct PlistFormat: DocumentFormat {
     }
 
     public func writeDocument(_ document: Document) throws -> Data {
-        var data = Data()
-        var writer = makeStreamWriter { data.append(contentsOf: $0) }
-        try writer.write(document)
-        return data
+        try writeDocumentThroughStream(document)
     }
 
     public func makeStreamWriter(sink: @escaping DocumentByteSink) -> any DocumentStreamWriter {

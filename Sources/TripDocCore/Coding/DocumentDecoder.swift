@@ -50,23 +50,6 @@ public struct DocumentDecoder {
         }
     }
 
-    /// Reads an array of snapshots of one entity that is the whole of its input.
-    public func decodeSnapshots<R: StructuredReader>(
-        of entity: Schema.Entity, from reader: inout R, storeIdentifier: String, file: String, keyPath prefix: String
-    ) throws -> [DefaultSnapshot] {
-        try reported(file: file) {
-            var snapshots: [DefaultSnapshot] = []
-            var count = 0
-            _ = try within(prefix) {
-                try decodeEntitySnapshots(
-                    from: &reader, plan: EntityCodingPlan(entity), storeIdentifier: storeIdentifier, counted: &count
-                ) { snapshots.append($0.snapshot) }
-            }
-            try reader.finish()
-            return snapshots
-        }
-    }
-
     /// Reads an array of snapshots of one entity that is the whole of its input, handing each to
     /// `sink` (``DocumentDecodingSink/add(_:)`` only); returns how many there were. `count` is
     /// the running total of a document's snapshots, checked against the snapshot-count cap.

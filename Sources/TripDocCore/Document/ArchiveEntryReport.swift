@@ -32,9 +32,17 @@ public protocol ArchiveInspecting {
     ///
     /// - Throws: ``DocumentReadError`` naming the entry at fault.
     func entryReports(of data: Data, file: String, limits: DocumentLimits) throws -> [ArchiveEntryReport]
+    /// The same report for an archive that ``DocumentFormat/readDocument(from:file:limits:into:)``
+    /// has just read whole, and so checked: made without inflating every entry again. By default
+    /// ``entryReports(of:file:limits:)``.
+    func entryReports(ofRead data: Data, file: String, limits: DocumentLimits) throws -> [ArchiveEntryReport]
 }
 
 extension ArchiveInspecting {
+    public func entryReports(ofRead data: Data, file: String, limits: DocumentLimits) throws -> [ArchiveEntryReport] {
+        try entryReports(of: data, file: file, limits: limits)
+    }
+
     /// Every entry of the archive `data`, checked under the ``DocumentLimits/standard`` limits.
     ///
     /// - Throws: ``DocumentReadError`` naming the entry at fault.

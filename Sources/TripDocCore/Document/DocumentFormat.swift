@@ -56,6 +56,15 @@ extension DocumentFormat {
         }
     }
 
+    /// The document's bytes as ``makeStreamWriter(sink:)`` writes them, collected in memory: how
+    /// a format that streams implements ``writeDocument(_:)``, so both give the same bytes.
+    public func writeDocumentThroughStream(_ document: Document) throws -> Data {
+        var data = Data()
+        var writer = makeStreamWriter { data.append(contentsOf: $0) }
+        try writer.write(document)
+        return data
+    }
+
     /// Collects the document in memory and writes it at the end: for formats that cannot stream.
     public func makeStreamWriter(sink: @escaping DocumentByteSink) -> any DocumentStreamWriter {
         CollectingStreamWriter(format: self, sink: sink)
