@@ -14,19 +14,19 @@ extension DocumentDiff {
         /// Entities both schemas have, in B's order.
         let entityNames: [String]
         /// Each entity's snapshots, as runs of the documents' ordered snapshots (no copies).
+        /// Positions in a run are the run's own indices (into the document's ordered snapshots).
         let aSnapshots: [String: ArraySlice<DefaultSnapshot>]
         let bSnapshots: [String: ArraySlice<DefaultSnapshot>]
-        /// The matches, as identifiers, for translating references. Not kept when both documents
-        /// are one store matched by key: identifiers then mean the same on both sides.
-        var aToB: [PersistentIdentifier: PersistentIdentifier] = [:]
-        var bToA: [PersistentIdentifier: PersistentIdentifier] = [:]
+        /// The matches, for translating A's references: per entity, A's primary key to B's. Not
+        /// kept when both documents are one store matched by key: identifiers then mean the same
+        /// on both sides.
+        var aToB: [String: [String: String]] = [:]
         /// The matches of each entity, as positions in its runs (A's, B's).
         var pairs: [String: [(Int, Int)]] = [:]
         var strategies: [String: MatchStrategy] = [:]
-        /// Whether identifiers are the same on both sides (one store, matched by key).
-        var identifiersAgree: Bool {
-            a.storeIdentifier == b.storeIdentifier && strategies.values.allSatisfy { $0 == .key }
-        }
+        /// Whether identifiers are the same on both sides (one store, matched by key); set once
+        /// the strategies are chosen.
+        private(set) var identifiersAgree = false
 
         init(
             a: Document, b: Document, requested: MatchStrategy, remapTable: RemapTable?, ignoring: Set<String>,
@@ -101,10 +101,7 @@ extension DocumentDiff {
 
         mutating func matchAll() throws {
             for entity in entityNames { strategies[entity] = strategy(for: entity) }
-            if !identifiersAgree {
-                aToB.reserveCapacity(a.snapshots.count)
-                bToA.reserveCapacity(b.snapshots.count)
-            }
+            identifiersAgree = a.storeIdentifier == b.storeIdentifier && strategies.values.allSatisfy { $0 == .key }
             // Content fingerprints use to-one references, so match the other entities first.
             for entity in entityNames where strategies[entity] != .content { match(entity) }
             for entity in entityNames where strategies[entity] == .content { match(entity) }
@@ -113,25 +110,29 @@ extension DocumentDiff {
         /// Records that A's object at `i` and B's at `j` (positions in `entity`'s runs `fromA`
         /// and `fromB`) are one.
         private mutating func pair(
-            _ entity: String, _ i: Int, _ j: Int, _ fromA: [DefaultSnapshot], _ fromB: [DefaultSnapshot]
+            _ entity: String, _ i: Int, _ j: Int, _ fromA: ArraySlice<DefaultSnapshot>,
+            _ fromB: ArraySlice<DefaultSnapshot>
         ) {
             pairs[entity, default: []].append((i, j))
             guard !identifiersAgree else { return }
-            let x = fromA[i].persistentIdentifier
-            let y = fromB[j].persistentIdentifier
-            aToB[x] = y
-            bToA[y] = x
+            aToB[entity, default: [:]][fromA[i].persistentIdentifier.primaryKey] = fromB[j].persistentIdentifier.primaryKey
+        }
+
+        /// B's identifier of the object A's `target` was matched with, if it was.
+        func matched(_ target: PersistentIdentifier) -> PersistentIdentifier? {
+            guard let key = aToB[target.entityName]?[target.primaryKey] else { return nil }
+            return PersistentIdentifier(storeIdentifier: b.storeIdentifier, entityName: target.entityName, primaryKey: key)
         }
 
         private mutating func match(_ entity: String) {
-            let fromA = Array(aSnapshots[entity] ?? [])
-            let fromB = Array(bSnapshots[entity] ?? [])
+            let fromA = aSnapshots[entity] ?? []
+            let fromB = bSnapshots[entity] ?? []
             switch strategies[entity]! {
             case .key, .auto:
                 // Both runs are in primary-key order: walk them together.
-                var i = 0
-                var j = 0
-                while i < fromA.count, j < fromB.count {
+                var i = fromA.startIndex
+                var j = fromB.startIndex
+                while i < fromA.endIndex, j < fromB.endIndex {
                     let x = fromA[i].persistentIdentifier.primaryKey
                     let y = fromB[j].persistentIdentifier.primaryKey
                     if x == y {
@@ -147,15 +148,15 @@ extension DocumentDiff {
             case .map:
                 let table = remapTable?.identifiers[entity] ?? [:]
                 var byKey: [String: Int] = [:]
-                for (j, snapshot) in fromB.enumerated() where byKey[snapshot.persistentIdentifier.primaryKey] == nil {
-                    byKey[snapshot.persistentIdentifier.primaryKey] = j
+                for j in fromB.indices where byKey[fromB[j].persistentIdentifier.primaryKey] == nil {
+                    byKey[fromB[j].persistentIdentifier.primaryKey] = j
                 }
-                for (i, snapshot) in fromA.enumerated() {
-                    if let key = table[snapshot.persistentIdentifier.primaryKey], let j = byKey[key] { pair(entity, i, j, fromA, fromB) }
+                for i in fromA.indices {
+                    if let key = table[fromA[i].persistentIdentifier.primaryKey], let j = byKey[key] { pair(entity, i, j, fromA, fromB) }
                 }
             case .unique:
                 let constraint = b.schema.entity(named: entity)!.effectiveUniquenessConstraints[0]
-                matchByFingerprint(entity, fromA, fromB) { snapshot, _, hasher in
+                matchByFingerprint(entity, fromA, fromB) { _, snapshot, _, hasher in
                     for name in constraint { hasher.combine(snapshot.values[name] ?? .null) }
                 }
             case .content:
@@ -164,10 +165,9 @@ extension DocumentDiff {
                     !$0.isToMany && !isIgnored(entity, $0.name)
                         && a.schema.entity(named: entity)?.relationship(named: $0.name)?.destination == $0.destination
                 }.map(\.name)
-                let mapping = aToB
                 // First objects equal in everything, then, among the rest, objects with equal
                 // attributes whose references changed (a re-pointed item is a change, not a swap).
-                matchByFingerprint(entity, fromA, fromB) { snapshot, isA, hasher in
+                matchByFingerprint(entity, fromA, fromB) { comparison, snapshot, isA, hasher in
                     for name in attributes { hasher.combine(snapshot.values[name] ?? .null) }
                     for name in toOne {
                         guard case .reference(let target) = snapshot.values[name] ?? .null else {
@@ -178,14 +178,18 @@ extension DocumentDiff {
                             hasher.combine(target)
                             continue
                         }
-                        if let matched = mapping[target] { hasher.combine(matched) } else { hasher.combine("unmatched \(target)") }
+                        if let matched = comparison.matched(target) {
+                            hasher.combine(matched)
+                        } else {
+                            hasher.combine("unmatched \(target)")
+                        }
                     }
                 }
                 let pairedA = Set((pairs[entity] ?? []).map(\.0))
                 let pairedB = Set((pairs[entity] ?? []).map(\.1))
                 matchByFingerprint(
                     entity, fromA, fromB, onlyA: { !pairedA.contains($0) }, onlyB: { !pairedB.contains($0) }
-                ) { snapshot, _, hasher in
+                ) { _, snapshot, _, hasher in
                     for name in attributes { hasher.combine(snapshot.values[name] ?? .null) }
                 }
             }
@@ -196,24 +200,29 @@ extension DocumentDiff {
         /// values `fingerprint` feeds the hasher; two objects that collide without being equal
         /// would be paired and then shown as changed, never hidden.
         private mutating func matchByFingerprint(
-            _ entity: String, _ fromA: [DefaultSnapshot], _ fromB: [DefaultSnapshot],
+            _ entity: String, _ fromA: ArraySlice<DefaultSnapshot>, _ fromB: ArraySlice<DefaultSnapshot>,
             onlyA: (Int) -> Bool = { _ in true }, onlyB: (Int) -> Bool = { _ in true },
-            fingerprint: (DefaultSnapshot, _ isA: Bool, inout Hasher) -> Void
+            fingerprint: (_ comparison: borrowing Comparison, DefaultSnapshot, _ isA: Bool, inout Hasher) -> Void
         ) {
-            func hash(_ snapshot: DefaultSnapshot, _ isA: Bool) -> Int {
-                var hasher = Hasher()
-                fingerprint(snapshot, isA, &hasher)
-                return hasher.finalize()
-            }
             var candidates: [Int: [Int]] = [:]
             candidates.reserveCapacity(fromA.count)
-            for i in fromA.indices.reversed() where onlyA(i) {
-                candidates[hash(fromA[i], true), default: []].append(i)
+            var found: [(Int, Int)] = []
+            // The fingerprints read the matches so far; the new ones are recorded after.
+            do {
+                func hash(_ snapshot: DefaultSnapshot, _ isA: Bool) -> Int {
+                    var hasher = Hasher()
+                    fingerprint(self, snapshot, isA, &hasher)
+                    return hasher.finalize()
+                }
+                for i in fromA.indices.reversed() where onlyA(i) {
+                    candidates[hash(fromA[i], true), default: []].append(i)
+                }
+                for j in fromB.indices where onlyB(j) {
+                    let key = hash(fromB[j], false)
+                    if let i = candidates[key]?.popLast() { found.append((i, j)) }
+                }
             }
-            for j in fromB.indices where onlyB(j) {
-                let key = hash(fromB[j], false)
-                if let i = candidates[key]?.popLast() { pair(entity, i, j, fromA, fromB) }
-            }
+            for (i, j) in found { pair(entity, i, j, fromA, fromB) }
         }
 
         /// A reference of A's expressed in B's identities where its target is matched.
@@ -223,15 +232,15 @@ extension DocumentDiff {
                 return value
             }
             switch value {
-            case .reference(let target): return .reference(aToB[target] ?? target)
-            case .references(let targets): return .references(targets.map { aToB[$0] ?? $0 }.sorted())
+            case .reference(let target): return .reference(matched(target) ?? target)
+            case .references(let targets): return .references(targets.map { matched($0) ?? $0 }.sorted())
             default: return value
             }
         }
 
         func differences(of entity: String) -> EntityDifferences {
-            let fromA = Array(aSnapshots[entity] ?? [])
-            let fromB = Array(bSnapshots[entity] ?? [])
+            let fromA = aSnapshots[entity] ?? []
+            let fromB = bSnapshots[entity] ?? []
             let attributes = comparedAttributes(of: entity)
             let relationships = reportedRelationships(of: entity)
             var changed: [ChangedObject] = []
@@ -239,8 +248,8 @@ extension DocumentDiff {
             var pairedA = [Bool](repeating: false, count: fromA.count)
             var pairedB = [Bool](repeating: false, count: fromB.count)
             for (i, j) in matched {
-                pairedA[i] = true
-                pairedB[j] = true
+                pairedA[i - fromA.startIndex] = true
+                pairedB[j - fromB.startIndex] = true
                 let old = fromA[i]
                 let snapshot = fromB[j]
                 let x = old.persistentIdentifier
@@ -268,8 +277,8 @@ extension DocumentDiff {
             }
             return EntityDifferences(
                 entity: entity, strategy: strategies[entity] ?? .content,
-                added: fromB.indices.filter { !pairedB[$0] }.map { fromB[$0] },
-                removed: fromA.indices.filter { !pairedA[$0] }.map { fromA[$0] }.map { snapshot in
+                added: fromB.indices.filter { !pairedB[$0 - fromB.startIndex] }.map { fromB[$0] },
+                removed: fromA.indices.filter { !pairedA[$0 - fromA.startIndex] }.map { fromA[$0] }.map { snapshot in
                     DefaultSnapshot(
                         persistentIdentifier: snapshot.persistentIdentifier,
                         values: snapshot.values.mapValues(translated))
