@@ -202,27 +202,56 @@ extension DocumentDiff {
         private mutating func matchByFingerprint(
             _ entity: String, _ fromA: ArraySlice<DefaultSnapshot>, _ fromB: ArraySlice<DefaultSnapshot>,
             onlyA: (Int) -> Bool = { _ in true }, onlyB: (Int) -> Bool = { _ in true },
-            fingerprint: (_ comparison: borrowing Comparison, DefaultSnapshot, _ isA: Bool, inout Hasher) -> Void
+            fingerprint: (_ comparison: Comparison, DefaultSnapshot, _ isA: Bool, inout Hasher) -> Void
         ) {
-            var candidates: [Int: [Int]] = [:]
-            candidates.reserveCapacity(fromA.count)
+            // The fingerprints read the matches so far (the new ones are recorded after), so the
+            // two sides are fingerprinted at once, on two threads.
+            let admittedA = fromA.indices.map(onlyA)
+            let admittedB = fromB.indices.map(onlyB)
+            let sides = [(fromA, admittedA, true), (fromB, admittedB, false)]
+            /// Each side's fingerprints, each written by one thread only.
+            final class Fingerprints: @unchecked Sendable {
+                var ofA: [Int] = []
+                var ofB: [Int] = []
+            }
+            let fingerprints = Fingerprints()
+            let comparison = self
+            withoutActuallyEscaping(fingerprint) { fingerprint in
+                let work = UnsafeSendable(value: { (side: Int) in
+                    let (run, admitted, isA) = sides[side]
+                    var hashes = [Int](repeating: 0, count: run.count)
+                    for (offset, snapshot) in run.enumerated() where admitted[offset] {
+                        var hasher = Hasher()
+                        fingerprint(comparison, snapshot, isA, &hasher)
+                        hashes[offset] = hasher.finalize()
+                    }
+                    if isA { fingerprints.ofA = hashes } else { fingerprints.ofB = hashes }
+                })
+                DispatchQueue.concurrentPerform(iterations: 2) { work.value($0) }
+            }
+            let hashesA = fingerprints.ofA
+            let hashesB = fingerprints.ofB
+            // A's positions by fingerprint, first in document order at the head of each chain.
+            var head: [Int: Int] = [:]
+            head.reserveCapacity(fromA.count)
+            var next = [Int](repeating: -1, count: fromA.count)
+            for offset in fromA.indices.reversed().map({ $0 - fromA.startIndex }) where admittedA[offset] {
+                next[offset] = head.updateValue(offset, forKey: hashesA[offset]) ?? -1
+            }
             var found: [(Int, Int)] = []
-            // The fingerprints read the matches so far; the new ones are recorded after.
-            do {
-                func hash(_ snapshot: DefaultSnapshot, _ isA: Bool) -> Int {
-                    var hasher = Hasher()
-                    fingerprint(self, snapshot, isA, &hasher)
-                    return hasher.finalize()
-                }
-                for i in fromA.indices.reversed() where onlyA(i) {
-                    candidates[hash(fromA[i], true), default: []].append(i)
-                }
-                for j in fromB.indices where onlyB(j) {
-                    let key = hash(fromB[j], false)
-                    if let i = candidates[key]?.popLast() { found.append((i, j)) }
-                }
+            for offset in 0..<fromB.count where admittedB[offset] {
+                let key = hashesB[offset]
+                guard let first = head[key] else { continue }
+                if next[first] < 0 { head[key] = nil } else { head[key] = next[first] }
+                found.append((fromA.startIndex + first, fromB.startIndex + offset))
             }
             for (i, j) in found { pair(entity, i, j, fromA, fromB) }
+        }
+
+        /// A value handed to another thread that the compiler cannot prove may be: the caller
+        /// makes sure it is only read there.
+        private struct UnsafeSendable<Value>: @unchecked Sendable {
+            let value: Value
         }
 
         /// A reference of A's expressed in B's identities where its target is matched.
