@@ -75,7 +75,7 @@ struct BundleStreamWriter: DocumentStreamWriter {
         try add { try $0.add(snapshot, to: &$1) }
     }
 
-    mutating func add(record: SnapshotRecord) throws {
+    mutating func add(record: consuming SnapshotRecord) throws {
         try add { try $0.add(record: record, to: &$1) }
     }
 

@@ -104,9 +104,9 @@ public struct DocumentStreamConversion: DocumentDecodingSink {
         }
     }
 
-    public mutating func add(record: SnapshotRecord) throws {
-        try writer.add(record: record)
+    public mutating func add(record: consuming SnapshotRecord) throws {
         if keys != nil { keys![record.entityName, default: [:]][record.primaryKey] = record.primaryKey }
+        try writer.add(record: record)
     }
 
     public mutating func endEntity(_ entity: Schema.Entity, count: Int) throws {
@@ -145,7 +145,7 @@ private struct IntegrityCheckingSink<Next: DocumentDecodingSink>: DocumentDecodi
         try next.add(snapshot)
     }
 
-    mutating func add(record: SnapshotRecord) throws {
+    mutating func add(record: consuming SnapshotRecord) throws {
         session!.add(record: record)
         try next.add(record: record)
     }

@@ -124,7 +124,7 @@ public struct InspectionReport: Codable, Hashable, Sendable {
         }
         mutating func beginEntity(_ entity: Schema.Entity) throws {}
         mutating func add(_ snapshot: DefaultSnapshot) throws { checker!.add(snapshot) }
-        mutating func add(record: SnapshotRecord) throws { checker!.add(record: record) }
+        mutating func add(record: consuming SnapshotRecord) throws { checker!.add(record: record) }
         mutating func endEntity(_ entity: Schema.Entity, count: Int) throws { counts[entity.name, default: 0] += count }
         mutating func lateHistory(_ history: DocumentHistory) throws { self.history = history }
     }

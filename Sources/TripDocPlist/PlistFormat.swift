@@ -174,7 +174,7 @@ private struct PlistStreamWriter: DocumentStreamWriter {
     }
     mutating func beginEntity(_ entity: Schema.Entity) throws { try base.beginEntity(entity) }
     mutating func add(_ snapshot: DefaultSnapshot) throws { try base.add(snapshot) }
-    mutating func add(record: SnapshotRecord) throws { try base.add(record: record) }
+    mutating func add(record: consuming SnapshotRecord) throws { try base.add(record: record) }
     mutating func endEntity() throws { try base.endEntity() }
     mutating func finish() throws { try base.finish() }
 }

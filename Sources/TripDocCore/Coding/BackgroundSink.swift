@@ -12,7 +12,7 @@ public final class BackgroundSink<Inner: DocumentDecodingSink>: @unchecked Senda
     private enum Call {
         case begin(DocumentHeader, Schema, DocumentHistory?)
         case beginEntity(Schema.Entity)
-        case records([SnapshotRecord])
+        case records(RecordBatch)
         case snapshot(DefaultSnapshot)
         case endEntity(Schema.Entity, Int)
         case lateHistory(DocumentHistory)
@@ -97,9 +97,7 @@ public final class BackgroundSink<Inner: DocumentDecodingSink>: @unchecked Senda
                 case .begin(let header, let schema, let history): try inner.begin(header: header, schema: schema, history: history)
                 case .beginEntity(let entity): try inner.beginEntity(entity)
                 case .records(let records):
-                    try records.withUnsafeBufferPointer { records in
-                        for index in records.indices { try inner.add(record: records[index]) }
-                    }
+                    while let record = records.takeNext() { try inner.add(record: record) }
                 case .snapshot(let snapshot): try inner.add(snapshot)
                 case .endEntity(let entity, let count): try inner.endEntity(entity, count: count)
                 case .lateHistory(let history): try inner.lateHistory(history)
@@ -122,20 +120,18 @@ public final class BackgroundSink<Inner: DocumentDecodingSink>: @unchecked Senda
     /// The decoding side: collects snapshots into batches and queues the calls.
     public struct Feeder: DocumentDecodingSink {
         fileprivate let sink: BackgroundSink
-        private var batch: [SnapshotRecord] = []
+        private var batch = RecordBatch(capacity: Self.batchSize)
         private static var batchSize: Int { 4096 }
 
         fileprivate init(sink: BackgroundSink) {
             self.sink = sink
-            batch.reserveCapacity(Self.batchSize)
         }
 
         /// Hands the snapshots collected so far to the other thread (done anyway at the end).
         public mutating func flush() throws {
             guard !batch.isEmpty else { return }
             try sink.put(.records(batch))
-            batch = []
-            batch.reserveCapacity(Self.batchSize)
+            batch = RecordBatch(capacity: Self.batchSize)
         }
 
         public mutating func begin(header: DocumentHeader, schema: Schema, history: DocumentHistory?) throws {
@@ -152,9 +148,9 @@ public final class BackgroundSink<Inner: DocumentDecodingSink>: @unchecked Senda
             try sink.put(.snapshot(snapshot))
         }
 
-        public mutating func add(record: SnapshotRecord) throws {
+        public mutating func add(record: consuming SnapshotRecord) throws {
             batch.append(record)
-            if batch.count >= Self.batchSize { try flush() }
+            if batch.isFull { try flush() }
         }
 
         public mutating func endEntity(_ entity: Schema.Entity, count: Int) throws {
@@ -166,5 +162,43 @@ public final class BackgroundSink<Inner: DocumentDecodingSink>: @unchecked Senda
             try flush()
             try sink.put(.lateHistory(history))
         }
+    }
+}
+
+/// Records on their way from the decoding thread to the other: moved in, moved out, never
+/// copied (a copy of a record counts references to objects both threads use). One thread at a
+/// time uses a batch: the decoding thread fills it, the queue hands it over, the other empties it.
+final class RecordBatch: @unchecked Sendable {
+    private let storage: UnsafeMutablePointer<SnapshotRecord>
+    private let capacity: Int
+    private var count = 0
+    /// How many have been taken out, from the front.
+    private var taken = 0
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        storage = .allocate(capacity: capacity)
+    }
+
+    var isEmpty: Bool { count == taken }
+    var isFull: Bool { count == capacity }
+
+    /// Adds a record; the batch must not be full.
+    func append(_ record: consuming SnapshotRecord) {
+        precondition(count < capacity, "a full batch of records")
+        (storage + count).initialize(to: record)
+        count += 1
+    }
+
+    /// The next record, in the order they were added, or `nil` when all have been taken.
+    func takeNext() -> SnapshotRecord? {
+        guard taken < count else { return nil }
+        defer { taken += 1 }
+        return (storage + taken).move()
+    }
+
+    deinit {
+        (storage + taken).deinitialize(count: count - taken)
+        storage.deallocate()
     }
 }

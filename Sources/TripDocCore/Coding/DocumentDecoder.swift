@@ -487,7 +487,8 @@ public struct DocumentDecoder {
             case .toMany: values[property.index] = .references([])
             }
         }
-        return SnapshotRecord(plan: plan, storeIdentifier: storeIdentifier, primaryKey: primaryKey, values: values)
+        return SnapshotRecord(
+            plan: plan, storeIdentifier: storeIdentifier, primaryKey: primaryKey, values: values, valuesFitPlan: true)
     }
 
     private func decodeReference<R: StructuredReader>(

@@ -19,8 +19,9 @@ public protocol DocumentDecodingSink {
     mutating func add(_ snapshot: DefaultSnapshot) throws
     /// The next snapshot as the reader decoded it, in document order. By default its
     /// ``SnapshotRecord/snapshot`` goes to ``add(_:)``; a sink that passes snapshots on (a
-    /// conversion) takes the record and never makes the dictionary.
-    mutating func add(record: SnapshotRecord) throws
+    /// conversion) takes the record and never makes the dictionary. The record is the sink's
+    /// to keep (or hand on) without a copy.
+    mutating func add(record: consuming SnapshotRecord) throws
     /// The snapshots of `entity` are done; the document holds `count` (more than were handed
     /// over when ``wantsMoreSnapshots`` said no).
     mutating func endEntity(_ entity: Schema.Entity, count: Int) throws
@@ -42,7 +43,7 @@ public protocol DocumentDecodingSink {
 }
 
 extension DocumentDecodingSink {
-    public mutating func add(record: SnapshotRecord) throws {
+    public mutating func add(record: consuming SnapshotRecord) throws {
         try add(record.snapshot)
     }
 

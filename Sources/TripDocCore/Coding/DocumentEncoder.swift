@@ -105,9 +105,12 @@ public struct DocumentEncoder {
 
     /// Writes one snapshot object from its record: `$id`, then each non-nil property in key
     /// order. `identifier` names the snapshot in errors (the record's own by default).
+    /// `layoutChecked`: the record is known to be laid out as `plan` says; `valuesChecked`: its
+    /// values are also known to fit `plan`'s types and destinations (decoded by this entity's
+    /// plan), so they are not checked again.
     func encodeRecord<W: StructuredWriter>(
         _ record: SnapshotRecord, plan: EntityCodingPlan, identifier: PersistentIdentifier? = nil,
-        layoutChecked: Bool = false, to writer: inout W
+        layoutChecked: Bool = false, valuesChecked: Bool = false, to writer: inout W
     ) throws {
         guard layoutChecked || plan.hasTheLayout(of: record.plan) else {
             // A record of another schema's plan: by name.
@@ -125,6 +128,15 @@ public struct DocumentEncoder {
             if case .null = value {
                 if property.role == .attribute, !property.isOptional {
                     throw failure(property, "is nil but the attribute is not optional")
+                }
+                continue
+            }
+            if valuesChecked {
+                writer.key(property.name)
+                if property.usesExternalStorage, case .data(let data) = value {
+                    writer.writeData(data, externalStorage: true)
+                } else {
+                    encodeValue(value, as: property.type, to: &writer)
                 }
                 continue
             }

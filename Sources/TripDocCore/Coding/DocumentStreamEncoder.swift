@@ -113,6 +113,8 @@ public struct EntityStreamEncoder {
     private var lastKey: String?
     /// The last plan of another schema whose records were found laid out like this one's.
     private var compatiblePlan: EntityCodingPlan?
+    /// The last plan of another schema whose entity was found to be this one's.
+    private var samePlan: EntityCodingPlan?
 
     /// An encoder for snapshots of `entity`.
     public init(entity: Schema.Entity) {
@@ -153,10 +155,11 @@ public struct EntityStreamEncoder {
         }
         if record.plan !== plan, record.plan !== compatiblePlan, plan.hasTheLayout(of: record.plan) {
             compatiblePlan = record.plan
+            if record.plan.entity == plan.entity { samePlan = record.plan }
         }
         try encoder.encodeRecord(
             record, plan: plan, identifier: identifier, layoutChecked: record.plan === plan || record.plan === compatiblePlan,
-            to: &writer)
+            valuesChecked: record.valuesFitPlan && (record.plan === plan || record.plan === samePlan), to: &writer)
         count += 1
         lastKey = record.primaryKey
         CodingProgress.tick(count)

@@ -20,7 +20,7 @@ public protocol DocumentStreamWriter {
     mutating func add(_ snapshot: DefaultSnapshot) throws
     /// Writes the next snapshot of the current entity from its record (what readers hand
     /// over), in primary-key order. By default, through ``add(_:)``.
-    mutating func add(record: SnapshotRecord) throws
+    mutating func add(record: consuming SnapshotRecord) throws
     /// Ends the current entity's snapshots.
     mutating func endEntity() throws
     /// Ends the document and hands over the last bytes.
@@ -28,7 +28,7 @@ public protocol DocumentStreamWriter {
 }
 
 extension DocumentStreamWriter {
-    public mutating func add(record: SnapshotRecord) throws {
+    public mutating func add(record: consuming SnapshotRecord) throws {
         try add(record.snapshot)
     }
 
@@ -86,7 +86,7 @@ public struct StructuredDocumentStreamWriter<Writer: DrainableStructuredWriter>:
         try drainIfFull()
     }
 
-    public mutating func add(record: SnapshotRecord) throws {
+    public mutating func add(record: consuming SnapshotRecord) throws {
         try encoder!.add(record: record, to: &writer)
         try check?({ record.snapshot }, &writer)
         try drainIfFull()

@@ -31,17 +31,32 @@ public struct IntegrityChecker {
             /// The attributes in schema order (the order their problems are reported in), with
             /// their place in a record.
             let attributes: [(name: String, type: AttributeType, isOptional: Bool, index: Int)]
-            /// Each relationship with its place in a record, its number and its destination's
-            /// place among the entities.
-            let relationships: [(name: String, destination: String, index: Int, number: Int32, place: Int?)]
+            /// Each relationship in schema order: its place in a record, its number, and its
+            /// destination's place among the entities. Plain numbers, so the per-snapshot loop
+            /// copies no strings; ``relationshipDestinations`` has the names, by the same position.
+            let relationships: [(index: Int, number: Int32, place: Int?)]
+            let relationshipDestinations: [String]
             /// The last plan of another schema whose records were found laid out like ``coding``.
             private var compatible: EntityCodingPlan?
+            /// The last plan of another schema whose attributes were found to be ``coding``'s.
+            private var sameAttributes: EntityCodingPlan?
 
             /// Whether records of `other` are laid out as this entity's are.
             func accepts(_ other: EntityCodingPlan) -> Bool {
                 if other === coding || other === compatible { return true }
                 guard coding.hasTheLayout(of: other) else { return false }
                 compatible = other
+                return true
+            }
+
+            /// Whether `record`'s values are known to fit this entity's attributes: decoded by
+            /// the types of a plan whose attributes are this entity's.
+            func knowsFitting(_ record: SnapshotRecord) -> Bool {
+                guard record.valuesFitPlan else { return false }
+                let other = record.plan
+                if other === coding || other === sameAttributes { return true }
+                guard other.entity.attributes == coding.entity.attributes else { return false }
+                sameAttributes = other
                 return true
             }
 
@@ -55,8 +70,9 @@ public struct IntegrityChecker {
                 func index(_ name: String) -> Int? { coding.propertiesByName[name]?.index }
                 attributes = entity.attributes.map { ($0.name, $0.type, $0.isOptional, index($0.name)!) }
                 relationships = entity.relationships.map {
-                    ($0.name, $0.destination, index($0.name)!, Int32(numbers[$0.name]!), places[$0.destination])
+                    (index($0.name)!, Int32(numbers[$0.name]!), places[$0.destination])
                 }
+                relationshipDestinations = entity.relationships.map(\.destination)
                 uniquenessConstraints = entity.effectiveUniquenessConstraints.map { names in
                     let indices = names.compactMap(index)
                     return (names, indices.count == names.count ? indices : nil)
@@ -280,33 +296,38 @@ public struct IntegrityChecker {
         private mutating func check(_ record: SnapshotRecord, identifier: PersistentIdentifier?, number source: Int32, place: Int) {
             let plan = plans[place]
             let values = record.values
-            for attribute in plan.attributes {
-                let value = values[attribute.index]
-                if case .null = value {
-                    if !attribute.isOptional {
+            if !plan.knowsFitting(record) {
+                for attribute in plan.attributes {
+                    let value = values[attribute.index]
+                    if case .null = value {
+                        if !attribute.isOptional {
+                            report(
+                                .init(
+                                    kind: .valueDoesNotFitSchema, identifier: identifier ?? record.persistentIdentifier,
+                                    property: attribute.name, message: "is nil but the attribute is not optional"),
+                                slot: 2)
+                        }
+                    } else if !value.fits(attribute.type) {
                         report(
                             .init(
                                 kind: .valueDoesNotFitSchema, identifier: identifier ?? record.persistentIdentifier,
-                                property: attribute.name, message: "is nil but the attribute is not optional"),
+                                property: attribute.name,
+                                message: "holds \(value.kindDescription), expected \(attribute.type.name)"),
                             slot: 2)
                     }
-                } else if !value.fits(attribute.type) {
-                    report(
-                        .init(
-                            kind: .valueDoesNotFitSchema, identifier: identifier ?? record.persistentIdentifier,
-                            property: attribute.name,
-                            message: "holds \(value.kindDescription), expected \(attribute.type.name)"),
-                        slot: 2)
                 }
             }
             var order: Int32 = 0
-            for relationship in plan.relationships {
+            for position in plan.relationships.indices {
+                let relationship = plan.relationships[position]
                 func refer(to target: PersistentIdentifier) {
+                    let destination = plan.relationshipDestinations[position]
+                    let isOfDestination = target.entityName == destination
                     let targetNumber: Int32 =
-                        if let destination = relationship.place, target.entityName == relationship.destination,
-                            target.storeIdentifier == storeIdentifier, !target.isTemporary
+                        if let place = relationship.place, isOfDestination, target.storeIdentifier == storeIdentifier,
+                            !target.isTemporary
                         {
-                            number(ofKey: target.primaryKey, entity: destination)
+                            number(ofKey: target.primaryKey, entity: place)
                         } else {
                             number(of: target)
                         }
@@ -315,7 +336,7 @@ public struct IntegrityChecker {
                             source: source, target: targetNumber, relationship: relationship.number,
                             snapshotIndex: Int32(snapshotCount), order: order,
                             // It is dangling whatever it names.
-                            isOfOtherEntity: target.entityName != relationship.destination))
+                            isOfOtherEntity: !isOfDestination))
                     order += 1
                 }
                 switch values[relationship.index] {

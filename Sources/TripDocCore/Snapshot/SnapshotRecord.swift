@@ -15,12 +15,20 @@ public struct SnapshotRecord: Sendable {
     public let primaryKey: String
     /// The values in the plan's key order; `.null` for a nil attribute or an empty to-one.
     let values: [SnapshotValue]
+    /// Whether the values were decoded by the plan's types: each attribute's value fits its
+    /// type, and every non-optional attribute has one. A check against the same schema need
+    /// not look again.
+    let valuesFitPlan: Bool
 
-    init(plan: EntityCodingPlan, storeIdentifier: String, primaryKey: String, values: [SnapshotValue]) {
+    init(
+        plan: EntityCodingPlan, storeIdentifier: String, primaryKey: String, values: [SnapshotValue],
+        valuesFitPlan: Bool
+    ) {
         self.plan = plan
         self.storeIdentifier = storeIdentifier
         self.primaryKey = primaryKey
         self.values = values
+        self.valuesFitPlan = valuesFitPlan
     }
 
     /// The entity the snapshot belongs to.
@@ -63,7 +71,7 @@ public struct SnapshotRecord: Sendable {
             ? [] : snapshot.values.keys.filter { plan.propertiesByName[$0] == nil }.sorted()
         let record = SnapshotRecord(
             plan: plan, storeIdentifier: snapshot.persistentIdentifier.storeIdentifier ?? "",
-            primaryKey: snapshot.persistentIdentifier.primaryKey, values: values)
+            primaryKey: snapshot.persistentIdentifier.primaryKey, values: values, valuesFitPlan: false)
         return (record, unknown)
     }
 }
