@@ -157,6 +157,10 @@ public struct JSONReader: StructuredReader {
     public mutating func beginArray() throws { try enter(UInt8(ascii: "["), kind: "an array") }
 
     public mutating func nextKey() throws -> String? {
+        try nextKey(expecting: "")
+    }
+
+    public mutating func nextKey(expecting expected: String) throws -> String? {
         guard let byte = peekByte() else { throw error("unexpected end of file inside an object") }
         if byte == UInt8(ascii: "}") {
             position += 1
@@ -174,11 +178,26 @@ public struct JSONReader: StructuredReader {
         } else if byte != UInt8(ascii: "\"") {
             throw mismatch("a member name in quotes or '}'")
         }
-        let key = try readString()
+        let key = try spelled(expected) ? expected : readString()
         guard peekByte() == UInt8(ascii: ":") else { throw mismatch("':' after the member name") }
         position += 1
         last = UInt8(ascii: "v")
         return key
+    }
+
+    /// Whether the string token at `position` is `expected` written plainly (no escapes): then
+    /// it is consumed. A key that needs escaping is never taken this way; it is read as usual.
+    private mutating func spelled(_ expected: String) -> Bool {
+        var expected = expected
+        return expected.withUTF8 { text in
+            let end = position + 1 + text.count
+            guard !text.isEmpty, end < bytes.count, bytes[end] == UInt8(ascii: "\""),
+                memcmp(bytes.baseAddress! + position + 1, text.baseAddress!, text.count) == 0,
+                !text.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
+            else { return false }
+            position = end + 1
+            return true
+        }
     }
 
     public mutating func nextElement() throws -> Bool {

@@ -148,3 +148,30 @@ import TripDocTestSupport
         #expect(read.orderedSnapshots[0]["date"] == .date(Date(timeIntervalSinceReferenceDate: -0.0)))
     }
 }
+
+/// A member name means the same however it is spelled: the reader's shortcut for names written
+/// as tripdoc writes them must not change what other spellings mean.
+@Suite struct JSONMemberNameTests {
+    private func read(_ text: String) throws -> Document {
+        try JSONFormat().readDocument(from: Data(text.utf8), file: "e.json")
+    }
+
+    @Test func escapedNamesAreTheSameNames() throws {
+        let text = String(decoding: try JSONFormat().writeDocument(EdgeCaseDocuments.document()), as: UTF8.self)
+        let escaped = text.replacingOccurrences(of: #""$id":"#, with: #""\u0024id":"#)
+            .replacingOccurrences(of: #""string":"#, with: #""str\u0069ng":"#)
+        #expect(escaped != text)
+        #expect(try read(escaped) == EdgeCaseDocuments.document())
+    }
+
+    @Test func aNameThatOnlyStartsLikeTheExpectedOneIsAnotherName() throws {
+        let text = String(decoding: try JSONFormat().writeDocument(EdgeCaseDocuments.document()), as: UTF8.self)
+        let longer = text.replacingOccurrences(of: #""string":"#, with: #""stringy":"#)
+        #expect(throws: DocumentReadError.self) { try read(longer) }
+        do {
+            _ = try read(longer)
+        } catch let error as DocumentReadError {
+            #expect(error.description.contains("'stringy' is not a property of Everything"))
+        }
+    }
+}

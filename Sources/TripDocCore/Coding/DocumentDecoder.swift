@@ -419,13 +419,16 @@ public struct DocumentDecoder {
         var values = [SnapshotValue](repeating: .null, count: properties.count)
         var seen = SeenProperties(count: properties.count)
         var previous = -1
-        while let key = try reader.nextKey() {
+        // The key most likely next: `$id`, then each property in key order (as tripdoc writes them).
+        var expected = EntityCodingPlan.identifierKey
+        while let key = try reader.nextKey(expecting: expected) {
             if key == EntityCodingPlan.identifierKey {
                 let valueStart = reader.bookmark
                 guard primaryKey == nil else { throw failure(at: valueStart, in: reader, "'$id' appears twice") }
                 let value = try within(key) { try reader.readString() }
                 guard !value.isEmpty else { throw failure(at: valueStart, in: reader, "'$id' is empty") }
                 primaryKey = value
+                expected = previous + 1 < properties.count ? properties[previous + 1].name : ""
                 continue
             }
             guard let property = plan.property(named: key, after: previous) else {
@@ -438,6 +441,7 @@ public struct DocumentDecoder {
                 throw failure(at: reader.bookmark, in: reader, "the property '\(key)' appears twice")
             }
             previous = property.index
+            expected = previous + 1 < properties.count ? properties[previous + 1].name : ""
             values[property.index] = try within(key) {
                 switch property.role {
                 case .attribute:

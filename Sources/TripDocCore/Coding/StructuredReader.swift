@@ -41,6 +41,9 @@ public protocol StructuredReader {
     mutating func beginObject() throws
     /// The next member's key, or `nil` at the end of the object (which is then consumed).
     mutating func nextKey() throws -> String?
+    /// As ``nextKey()``, when the caller knows which key most likely comes next: a reader may
+    /// hand back `expected` itself when the key is spelled so, rather than make a new string.
+    mutating func nextKey(expecting expected: String) throws -> String?
     /// Consumes the start of an array.
     mutating func beginArray() throws
     /// Whether another element follows; `false` at the end of the array (which is then consumed).
@@ -63,6 +66,12 @@ public protocol StructuredReader {
     mutating func skipValue() throws
     /// Checks that nothing but whitespace follows the root value.
     mutating func finish() throws
+}
+
+extension StructuredReader {
+    public mutating func nextKey(expecting expected: String) throws -> String? {
+        try nextKey()
+    }
 }
 
 /// Why a reader could not read what it was asked for.
