@@ -29,6 +29,8 @@ let package = Package(
         .target(name: "TripDocPlist", dependencies: ["TripDocCore", "CLibXML2"]),
         // libarchive, wrapped once (by TripDocBundle's ZipArchive).
         .systemLibrary(name: "CLibArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+        // jemalloc, the command-line tools' allocator (see Sources/CJemalloc/shim.h).
+        .systemLibrary(name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
         // The zipped bundle document format: JSON entries in one zip archive.
         .target(
             name: "TripDocBundle",
@@ -57,13 +59,14 @@ let package = Package(
             name: "tripdoc",
             dependencies: [
                 "TripDocKit",
+                "CJemalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Documents with every attribute type at its edges, shared by the suites.
         .target(name: "TripDocTestSupport", dependencies: ["TripDocCore"], path: "Tests/TripDocTestSupport"),
         // Read and write speed per format, for the closing notes and the performance work.
-        .executableTarget(name: "tripdoc-benchmark", dependencies: ["TripDocKit"]),
+        .executableTarget(name: "tripdoc-benchmark", dependencies: ["TripDocKit", "CJemalloc"]),
         // The SampleTrips sample's data layer on the command line (samples/SampleTrips).
         .executableTarget(name: "SampleTrips", dependencies: ["TripDoc"], path: "samples/SampleTrips"),
         // Increments a counter through the store API; several at once test the save lock.

@@ -8,6 +8,8 @@
 //                                    snapshots), in microseconds per snapshot, and how far the
 //                                    per-snapshot cost drifts from the smallest size to the largest
 // Build it optimised: swift build -c release --product tripdoc-benchmark
+// It runs on jemalloc, as the tool does (Sources/CJemalloc).
+import CJemalloc
 import Foundation
 import TripDoc
 import TripDocKit

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CJemalloc
 import Foundation
 import TripDoc
 import TripDocKit
