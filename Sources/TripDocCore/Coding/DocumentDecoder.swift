@@ -355,7 +355,7 @@ public struct DocumentDecoder {
     private func decodeEntitySnapshots<R: StructuredReader>(
         from reader: inout R, plan: EntityCodingPlan, storeIdentifier: String, counted count: inout Int,
         wantsMore: () -> Bool = { true }, skipped: (String?) throws -> Void = { _ in },
-        emit: (SnapshotRecord) throws -> Void
+        emit: (consuming SnapshotRecord) throws -> Void
     ) throws -> Int {
         try expect(.array, in: &reader)
         try reader.beginArray()
@@ -377,7 +377,7 @@ public struct DocumentDecoder {
             guard count < limits.maximumSnapshotCount else {
                 throw limits.exceeded(.snapshotCount, at: reader.location(of: reader.bookmark))
             }
-            let snapshot = try within("[\(index)]") {
+            let snapshot = try within(index: index) {
                 try decodeSnapshot(from: &reader, plan: plan, storeIdentifier: storeIdentifier)
             }
             try emit(snapshot)
@@ -462,7 +462,7 @@ public struct DocumentDecoder {
                     try reader.beginArray()
                     var targets: [PersistentIdentifier] = []
                     while try reader.nextElement() {
-                        let target = try within("[\(targets.count)]") {
+                        let target = try within(index: targets.count) {
                             try decodeReference(to: property.destination, storeIdentifier: storeIdentifier, from: &reader)
                         }
                         targets.append(target)
@@ -539,6 +539,21 @@ public struct DocumentDecoder {
         let found = try reader.peekKind()
         guard found == kind else {
             throw failure(at: reader.bookmark, in: reader, "expected \(kind.article), found \(found.article)")
+        }
+    }
+
+    /// Runs `body`, adding `[index]` to the key path of any failure that comes out of it (the
+    /// component is spelled only then: this runs for every element read).
+    func within<T>(index: Int, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch var failure as DocumentDecodingFailure {
+            failure.keyPath.append("[\(index)]")
+            throw failure
+        } catch let error as StructuredReadError {
+            throw DocumentDecodingFailure(
+                location: error.location, keyPath: ["[\(index)]"], message: error.message, isMalformed: error.isMalformed,
+                hint: error.hint)
         }
     }
 
