@@ -23,7 +23,7 @@ let package = Package(
         .target(name: "TripDocCore"),
         // The JSON document format.
         .target(name: "TripDocJSON", dependencies: ["TripDocCore"]),
-        // libxml2, wrapped once (by TripDocPlist's XMLTextReader).
+        // libxml2, wrapped once (by TripDocPlist's XMLEventReader).
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // The XML property-list document format.
         .target(name: "TripDocPlist", dependencies: ["TripDocCore", "CLibXML2"]),

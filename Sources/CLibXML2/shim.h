@@ -1,5 +1,5 @@
 // The only file that includes libxml2. Swift reaches libxml2 through this module alone, and
-// only Sources/TripDocPlist/XMLTextReader.swift calls it.
+// only Sources/TripDocPlist/XMLEventReader.swift calls it.
 #ifndef CLIBXML2_SHIM_H
 #define CLIBXML2_SHIM_H
 
@@ -12,7 +12,7 @@
 #include <libxml/parser.h>
 #include <libxml/xmlIO.h>
 #include <libxml/xmlerror.h>
-#include <libxml/xmlreader.h>
+#include <libxml/SAX2.h>
 
 // `xmlFree` is a mutable global function pointer, which Swift 6 will not call.
 static inline void CLibXML2_free(void *pointer) { xmlFree(pointer); }
@@ -25,6 +25,20 @@ static xmlParserInputPtr CLibXML2_denyExternalEntity(const char *url, const char
 
 static inline void CLibXML2_installDenyingEntityLoader(void) {
     xmlSetExternalEntityLoader(CLibXML2_denyExternalEntity);
+}
+
+// Whether the parser stands at the `/>` of the start tag it just reported: the element is empty.
+static inline int CLibXML2_atEmptyElementEnd(xmlParserCtxtPtr context) {
+    return context != NULL && context->input != NULL && context->input->cur != NULL
+        && context->input->cur[0] == '/' && context->input->cur[1] == '>';
+}
+
+// How far into its input the parser stands, in bytes: what it has consumed and moved past, plus
+// its place in the current buffer. (`xmlByteConsumed` gives the same for UTF-8 input, but it
+// re-encodes the rest of the buffer to count it whenever an encoding handler is set.)
+static inline long CLibXML2_offset(xmlParserCtxtPtr context) {
+    if (context == NULL || context->input == NULL || context->input->cur == NULL) return 0;
+    return (long)context->input->consumed + (long)(context->input->cur - context->input->base);
 }
 
 #endif

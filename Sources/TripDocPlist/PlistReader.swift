@@ -3,7 +3,8 @@ import TripDocCore
 
 /// Reads an XML property list for the shared document decoder: `<dict>` is an object, `<array>`
 /// an array, `<string>`, `<integer>`, `<real>`, `<true/>`/`<false/>`, `<data>` and `<date>` are
-/// scalars. Streams through libxml2's reader, so memory stays near the size of the result.
+/// scalars. Streams through ``XMLEventReader`` (libxml2's push parser), so memory stays near the
+/// size of the result.
 ///
 /// A bookmark is a count of nodes read; going back re-reads the document from the start up to
 /// it, which the decoder needs only for an attribute's default value and for sections out of
@@ -12,15 +13,15 @@ struct PlistReader: StructuredReader {
     struct Bookmark {
         var nodeIndex: Int
         var pendingEmptyClose: Bool
-        var line: Int
-        var column: Int
+        /// The byte offset of the node in the input (-1 at the end), for its line and column.
+        var offset: Int
     }
 
     private let input: XMLInput
-    /// The nesting-depth and string-length caps (libxml2 stops at 256 levels and 10 MB of text
-    /// in one element on its own).
+    /// The nesting-depth and string-length caps (``XMLEventReader`` stops at 256 levels and 10 MB
+    /// of text in one element on its own, as libxml2 does).
     private let limits: DocumentLimits
-    private var xml: XMLTextReader
+    private var xml: XMLEventReader
     /// How many nodes have been read; the current node is the next one to consume.
     private var nodeIndex = 0
     /// Whether the reader is past the last node.
@@ -33,7 +34,7 @@ struct PlistReader: StructuredReader {
     init(input: XMLInput, limits: DocumentLimits = .standard) throws {
         self.input = input
         self.limits = limits
-        xml = try XMLTextReader(input)
+        xml = try XMLEventReader(input)
         try advance()
         try enterRoot()
     }
@@ -43,16 +44,14 @@ struct PlistReader: StructuredReader {
     var bookmark: Bookmark {
         mutating get {
             try? skipInsignificant()
-            return Bookmark(
-                nodeIndex: nodeIndex, pendingEmptyClose: pendingEmptyClose, line: atEnd ? 0 : xml.line,
-                column: atEnd ? 0 : xml.column)
+            return Bookmark(nodeIndex: nodeIndex, pendingEmptyClose: pendingEmptyClose, offset: atEnd ? -1 : xml.offset)
         }
     }
 
     mutating func resume(at bookmark: Bookmark) {
         if bookmark.nodeIndex != nodeIndex {
             // Re-reading what was read once before cannot fail.
-            xml = try! XMLTextReader(input)
+            xml = try! XMLEventReader(input)
             nodeIndex = 0
             atEnd = false
             while nodeIndex < bookmark.nodeIndex { try! advance() }
@@ -61,12 +60,12 @@ struct PlistReader: StructuredReader {
     }
 
     func location(of bookmark: Bookmark) -> SourceLocation {
-        SourceLocation(line: bookmark.line > 0 ? bookmark.line : nil, column: bookmark.column > 0 ? bookmark.column : nil)
+        bookmark.offset < 0 ? SourceLocation() : xml.location(ofOffset: bookmark.offset)
     }
 
     private func error(_ message: String, malformed: Bool = true) -> StructuredReadError {
         StructuredReadError(
-            location: SourceLocation(line: atEnd ? nil : xml.line, column: atEnd ? nil : xml.column),
+            location: atEnd ? SourceLocation() : xml.location(ofOffset: xml.offset),
             message: message, isMalformed: malformed)
     }
 
@@ -84,7 +83,7 @@ struct PlistReader: StructuredReader {
     private mutating func skipInsignificant() throws {
         while !atEnd {
             switch xml.nodeType {
-            case .whitespace, .significantWhitespace, .comment, .processingInstruction, .documentType, .xmlDeclaration:
+            case .whitespace:
                 try advance()
             case .text, .cdata:
                 guard xml.value.allSatisfy(\.isWhitespace) else {
@@ -145,19 +144,17 @@ struct PlistReader: StructuredReader {
     /// Consumes `<name>…</name>` (or `<name/>`) and returns its text.
     private mutating func readText(of name: String) throws -> String {
         let isEmpty = xml.isEmptyElement
-        let start = SourceLocation(line: xml.line, column: xml.column)
+        let start = xml.offset
         try advance()
         if isEmpty { return "" }
         var text = ""
         while !atEnd {
             switch xml.nodeType {
-            case .text, .cdata, .whitespace, .significantWhitespace:
+            case .text, .cdata, .whitespace:
                 if text.isEmpty { text = xml.value } else { text += xml.value }
                 guard text.utf8.count <= limits.maximumStringLength else {
-                    throw limits.exceeded(.stringLength, at: start, subject: "the text of <\(name)>")
+                    throw limits.exceeded(.stringLength, at: xml.location(ofOffset: start), subject: "the text of <\(name)>")
                 }
-            case .comment, .processingInstruction:
-                break
             case .endElement where xml.name == name:
                 try advance()
                 return text
@@ -177,7 +174,7 @@ struct PlistReader: StructuredReader {
         guard try nextValueElement() == name else { throw wrongValue(kind) }
         // The root <dict> is at depth 1 (inside <plist>), as the root object is level 1 in JSON.
         guard xml.depth <= limits.maximumNestingDepth else {
-            throw limits.exceeded(.nestingDepth, at: SourceLocation(line: xml.line, column: xml.column))
+            throw limits.exceeded(.nestingDepth, at: xml.location(ofOffset: xml.offset))
         }
         pendingEmptyClose = xml.isEmptyElement
         try advance()
@@ -268,15 +265,16 @@ struct PlistReader: StructuredReader {
     }
 
     /// The trimmed text of the next element, which must be one of `elements`, and where it starts.
-    private mutating func numberText(_ elements: Set<String>, kind: String) throws -> (String, SourceLocation) {
+    private mutating func numberText(_ elements: Set<String>, kind: String) throws -> (String, Bookmark) {
         let name = try nextValueElement()
         guard elements.contains(name) else { throw wrongValue(kind) }
-        let start = location(of: bookmark)
+        let start = bookmark
         return (try readText(of: name).trimmingCharacters(in: .whitespacesAndNewlines), start)
     }
 
-    private func valueError(_ message: String, at location: SourceLocation) -> StructuredReadError {
-        StructuredReadError(location: location, message: message, isMalformed: false)
+    /// A value that is not what its element says, reported at the element.
+    private func valueError(_ message: String, at start: Bookmark) -> StructuredReadError {
+        StructuredReadError(location: location(of: start), message: message, isMalformed: false)
     }
 
     mutating func readInt64() throws -> Int64 {
@@ -344,9 +342,10 @@ struct PlistReader: StructuredReader {
 
     mutating func readDate() throws -> Date {
         guard try nextValueElement() == "date" else { throw wrongValue("<date>") }
+        let start = bookmark
         let text = try readText(of: "date").trimmingCharacters(in: .whitespacesAndNewlines)
         guard let date = DateCoding.date(from: text) else {
-            throw error("expected a date such as 2024-06-01T09:30:00Z in <date>, found \"\(text)\"", malformed: false)
+            throw valueError("expected a date such as 2024-06-01T09:30:00Z in <date>, found \"\(text)\"", at: start)
         }
         return date
     }

@@ -76,7 +76,7 @@ import TripDocTestSupport
 
     @Test func anUndeclaredEntityIsAnError() throws {
         let error = try #require(readError(Self.prologue + "<plist version=\"1.0\"><dict><key>&secret;</key></dict></plist>"))
-        #expect(error.message.contains("&secret;"), "\(error)")
+        #expect(error.message.contains("Entity 'secret' not defined"), "\(error)")
         #expect(error.location?.line == 3)
     }
 
@@ -90,13 +90,43 @@ import TripDocTestSupport
         #expect(error.message.lowercased().contains("depth"), "\(error)")
     }
 
+    /// libxml2's limits without XML_PARSE_HUGE hold however the parser is driven (docs/FORMATS.md
+    /// 7.10): 257 nested elements at most, counting <plist> and the innermost value element.
+    @Test func theNestingLimitIsLibxml2s() throws {
+        func nested(_ elements: Int) -> String {
+            // <plist>, the root <dict>, then arrays, the innermost holding <true/>.
+            let arrays = elements - 3
+            return Self.prologue + "<plist version=\"1.0\"><dict><key>snapshots</key>"
+                + String(repeating: "<array>", count: arrays) + "<true/>" + String(repeating: "</array>", count: arrays)
+                + "</dict></plist>"
+        }
+        let deepest = try #require(readError(nested(257)))
+        #expect(!deepest.message.contains("Excessive depth"), "\(deepest)")
+        let tooDeep = try #require(readError(nested(258)))
+        #expect(tooDeep.message == "the XML is not well-formed: Excessive depth in document: 256 use XML_PARSE_HUGE option")
+        #expect(tooDeep.location?.line == 3)
+    }
+
+    /// One text node may hold 10,000,000 bytes, however the parser is given them.
+    @Test func theTextLimitIsLibxml2s() throws {
+        func document(text length: Int) -> String {
+            Self.prologue + "<plist version=\"1.0\"><dict><key>header</key><dict><key>format</key><string>"
+                + String(repeating: "x", count: length) + "</string></dict></dict></plist>"
+        }
+        let longest = try #require(readError(document(text: 10_000_000)))
+        #expect(!longest.message.contains("huge text node"), "\(longest)")
+        let tooLong = try #require(readError(document(text: 10_000_001)))
+        #expect(tooLong.message == "the XML is not well-formed: xmlSAX2Characters: huge text node")
+    }
+
     @Test func aTruncatedFileIsRefused() throws {
         let error = try #require(readError(Self.prologue + "<plist version=\"1.0\"><dict><key>header</key><dict><key>for"))
         #expect(error.message.contains("not well-formed"), "\(error)")
     }
 
     @Test func invalidUTF8IsRefused() throws {
-        var bytes = Array((Self.prologue + "<plist version=\"1.0\"><dict><key>header</key><string>ab</string></dict></plist>").utf8)
+        var bytes = Array(
+            (Self.prologue + "<plist version=\"1.0\"><dict><key>header</key><dict><key>format</key><string>ab</string></dict></dict></plist>").utf8)
         bytes[bytes.firstIndex(of: UInt8(ascii: "b"))!] = 0xFF
         let error = try #require(readError(Data(bytes)))
         #expect(error.message.contains("not well-formed"), "\(error)")

@@ -49,6 +49,31 @@ import TripDocTestSupport
         #expect(read.orderedSnapshots[2]["string"] == document.snapshots[2]["string"])
     }
 
+    /// The parser is fed a quarter of a megabyte at a time: text, escapes, character references
+    /// and tags that straddle the boundaries between chunks read back whole, and every value
+    /// lands in the snapshot it was written in.
+    @Test func aDocumentOfManyParserChunksReadsBackWhole() throws {
+        var document = EdgeCaseDocuments.document()
+        let template = document.snapshots[0]
+        let piece = "a\r\nb <tag> & \"q\" 'apos' \u{1F5FC} "
+        for index in 0..<1_500 {
+            var snapshot = template
+            let key = String(1_000 + index)
+            snapshot.persistentIdentifier = EdgeCaseDocuments.identifier(key)
+            // Lengths that shift every boundary: from a few bytes to over a chunk (index 7).
+            let repeats = index == 7 ? 12_000 : (index * 37) % 200
+            snapshot["string"] = .string(key + String(repeating: piece, count: repeats))
+            snapshot["parent"] = .null
+            snapshot["children"] = .references([])
+            document.snapshots.append(snapshot)
+        }
+        let bytes = try plist.writeDocument(document)
+        #expect(bytes.count > 4 << 20)
+        let read = try plist.readDocument(from: bytes, file: "big.plist")
+        #expect(read == document)
+        #expect(try plist.writeDocument(read) == bytes)
+    }
+
     @Test func aPlistWrittenByPythonsPlistlibOpens() throws {
         let fromPython = try plist.readDocument(from: Data(contentsOf: fixture("python-written.plist")), file: "p.plist")
         let fromJSON = try json.readDocument(from: Data(contentsOf: fixture("trips.json")), file: "t.json")

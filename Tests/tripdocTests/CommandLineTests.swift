@@ -275,9 +275,9 @@ import Testing
         ("billion-laughs.plist", "billion-laughs.plist: line 2: the document type declares an internal subset"),
         ("xxe.plist", "xxe.plist: line 2: the document type declares an internal subset"),
         ("truncated.plist", "truncated.plist: line 21, column 1472: at schema.entities[2].relationships[1].destination: the XML is not well-formed"),
-        ("invalid-utf8.plist", "invalid-utf8.plist: line 42, column 314: at snapshots.LivingAccommodation[1].address: the XML is not well-formed: Input is not proper UTF-8"),
-        ("wrong-element.plist", "wrong-element.plist: line 12, column 39: at header.formatVersion: expected an <integer>, found <string>"),
-        ("bad-date.plist", "bad-date.plist: line 43, column 15: at snapshots.Trip[0].startDate: expected a date such as 2024-06-01T09:30:00Z in <date>, found \"tomorrow\""),
+        ("invalid-utf8.plist", "invalid-utf8.plist: line 42, column 314: at snapshots.Trip[0].name: the XML is not well-formed: Input is not proper UTF-8"),
+        ("wrong-element.plist", "wrong-element.plist: line 7, column 27: at header.formatVersion: expected an <integer>, found <string>"),
+        ("bad-date.plist", "bad-date.plist: line 42, column 346: at snapshots.Trip[0].startDate: expected a date such as 2024-06-01T09:30:00Z in <date>, found \"tomorrow\""),
     ])
     func hostilePlistsAreRefusedWithExitTwoAndNoOutput(file: String, message: String) throws {
         for command in [["show", file], ["inspect", file], ["convert", file, "out.json"]] {
