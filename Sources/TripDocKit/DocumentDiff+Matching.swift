@@ -46,8 +46,24 @@ extension DocumentDiff {
                         ($0.entity.name, $0.snapshots)
                     }, uniquingKeysWith: { first, _ in first })
             }
-            aSnapshots = runs(of: a)
-            bSnapshots = runs(of: b)
+            // Each document's order is checked (and its runs found) on a thread of its own.
+            let (runsOfA, runsOfB) = Self.onTwoThreads({ runs(of: a) }, { runs(of: b) })
+            aSnapshots = runsOfA
+            bSnapshots = runsOfB
+        }
+
+        /// The results of `first` and `second`, worked out at once on two threads.
+        static func onTwoThreads<T>(_ first: () -> T, _ second: () -> T) -> (T, T) {
+            let results = TwoResults<T>()
+            withoutActuallyEscaping(first) { first in
+                withoutActuallyEscaping(second) { second in
+                    let work = UnsafeSendable(value: (first, second))
+                    DispatchQueue.concurrentPerform(iterations: 2) { index in
+                        if index == 0 { results.first = work.value.0() } else { results.second = work.value.1() }
+                    }
+                }
+            }
+            return (results.first!, results.second!)
         }
 
 
@@ -208,29 +224,19 @@ extension DocumentDiff {
             // two sides are fingerprinted at once, on two threads.
             let admittedA = fromA.indices.map(onlyA)
             let admittedB = fromB.indices.map(onlyB)
-            let sides = [(fromA, admittedA, true), (fromB, admittedB, false)]
-            /// Each side's fingerprints, each written by one thread only.
-            final class Fingerprints: @unchecked Sendable {
-                var ofA: [Int] = []
-                var ofB: [Int] = []
-            }
-            let fingerprints = Fingerprints()
             let comparison = self
-            withoutActuallyEscaping(fingerprint) { fingerprint in
-                let work = UnsafeSendable(value: { (side: Int) in
-                    let (run, admitted, isA) = sides[side]
-                    var hashes = [Int](repeating: 0, count: run.count)
-                    for (offset, snapshot) in run.enumerated() where admitted[offset] {
-                        var hasher = Hasher()
-                        fingerprint(comparison, snapshot, isA, &hasher)
-                        hashes[offset] = hasher.finalize()
-                    }
-                    if isA { fingerprints.ofA = hashes } else { fingerprints.ofB = hashes }
-                })
-                DispatchQueue.concurrentPerform(iterations: 2) { work.value($0) }
+            func fingerprints(of run: ArraySlice<DefaultSnapshot>, admitted: [Bool], isA: Bool) -> [Int] {
+                var hashes = [Int](repeating: 0, count: run.count)
+                for (offset, snapshot) in run.enumerated() where admitted[offset] {
+                    var hasher = Hasher()
+                    fingerprint(comparison, snapshot, isA, &hasher)
+                    hashes[offset] = hasher.finalize()
+                }
+                return hashes
             }
-            let hashesA = fingerprints.ofA
-            let hashesB = fingerprints.ofB
+            let (hashesA, hashesB) = Self.onTwoThreads(
+                { fingerprints(of: fromA, admitted: admittedA, isA: true) },
+                { fingerprints(of: fromB, admitted: admittedB, isA: false) })
             // A's positions by fingerprint, first in document order at the head of each chain.
             var head: [Int: Int] = [:]
             head.reserveCapacity(fromA.count)
@@ -272,38 +278,50 @@ extension DocumentDiff {
             let fromB = bSnapshots[entity] ?? []
             let attributes = comparedAttributes(of: entity)
             let relationships = reportedRelationships(of: entity)
-            var changed: [ChangedObject] = []
             let matched = (pairs[entity] ?? []).sorted { $0.1 < $1.1 }
             var pairedA = [Bool](repeating: false, count: fromA.count)
             var pairedB = [Bool](repeating: false, count: fromB.count)
             for (i, j) in matched {
                 pairedA[i - fromA.startIndex] = true
                 pairedB[j - fromB.startIndex] = true
-                let old = fromA[i]
-                let snapshot = fromB[j]
-                let x = old.persistentIdentifier
-                var attributeChanges: [ValueChange] = []
-                for attribute in attributes {
-                    let before = old.values[attribute.name] ?? .null
-                    let after = snapshot.values[attribute.name] ?? .null
-                    if before != after { attributeChanges.append(ValueChange(property: attribute.name, old: before, new: after)) }
-                }
-                var relationshipChanges: [ValueChange] = []
-                for relationship in relationships {
-                    let before = translated(old.values[relationship.name] ?? .null)
-                    var after = snapshot.values[relationship.name] ?? .null
-                    if case .references(let targets) = after { after = .references(targets.sorted()) }
-                    if before != after {
-                        relationshipChanges.append(ValueChange(property: relationship.name, old: before, new: after))
+            }
+            /// The changes of the matched pairs in `range`, in order.
+            func changes(in range: Range<Int>) -> [ChangedObject] {
+                var changed: [ChangedObject] = []
+                for (i, j) in matched[range] {
+                    let old = fromA[i]
+                    let snapshot = fromB[j]
+                    var attributeChanges: [ValueChange] = []
+                    for attribute in attributes {
+                        let before = old.values[attribute.name] ?? .null
+                        let after = snapshot.values[attribute.name] ?? .null
+                        if before != after {
+                            attributeChanges.append(ValueChange(property: attribute.name, old: before, new: after))
+                        }
+                    }
+                    var relationshipChanges: [ValueChange] = []
+                    for relationship in relationships {
+                        let before = translated(old.values[relationship.name] ?? .null)
+                        var after = snapshot.values[relationship.name] ?? .null
+                        if case .references(let targets) = after { after = .references(targets.sorted()) }
+                        if before != after {
+                            relationshipChanges.append(ValueChange(property: relationship.name, old: before, new: after))
+                        }
+                    }
+                    if !attributeChanges.isEmpty || !relationshipChanges.isEmpty {
+                        changed.append(
+                            ChangedObject(
+                                a: old.persistentIdentifier, b: snapshot.persistentIdentifier,
+                                attributes: attributeChanges, relationships: relationshipChanges))
                     }
                 }
-                if !attributeChanges.isEmpty || !relationshipChanges.isEmpty {
-                    changed.append(
-                        ChangedObject(
-                            a: x, b: snapshot.persistentIdentifier, attributes: attributeChanges,
-                            relationships: relationshipChanges))
-                }
+                return changed
             }
+            // The pairs are compared in two halves, at once.
+            let middle = matched.count / 2
+            let (firstHalf, secondHalf) = Self.onTwoThreads(
+                { changes(in: 0..<middle) }, { changes(in: middle..<matched.count) })
+            let changed = firstHalf + secondHalf
             return EntityDifferences(
                 entity: entity, strategy: strategies[entity] ?? .content,
                 added: fromB.indices.filter { !pairedB[$0 - fromB.startIndex] }.map { fromB[$0] },
@@ -370,4 +388,10 @@ extension DocumentDiff {
         }
         return lines
     }
+}
+
+/// The results of two threads, each written by one thread only (``DocumentDiff/Comparison/onTwoThreads(_:_:)``).
+private final class TwoResults<T>: @unchecked Sendable {
+    var first: T?
+    var second: T?
 }
