@@ -3,7 +3,7 @@ import Foundation
 /// Runs a ``DocumentDecodingSink`` on a thread of its own, so that decoding a document and what
 /// is done with it (encoding it again, for a conversion) use two cores. The decoding thread hands
 /// the calls over in batches of snapshots through a short queue, so memory holds a few batches
-/// at most; it waits when the queue is full.
+/// at most (of 64 records at first, doubling to 512); it waits when the queue is full.
 ///
 /// Use ``run(_:decode:)``: it starts the thread, calls `decode` with a sink to decode into, and
 /// returns the inner sink when both sides are done. An error on either side stops both; the
@@ -120,8 +120,11 @@ public final class BackgroundSink<Inner: DocumentDecodingSink>: @unchecked Senda
     /// The decoding side: collects snapshots into batches and queues the calls.
     public struct Feeder: DocumentDecodingSink {
         fileprivate let sink: BackgroundSink
-        private var batch = RecordBatch(capacity: Self.batchSize)
-        private static var batchSize: Int { 4096 }
+        /// Batches start small, so that the other thread starts soon (a small document is then
+        /// worked on by both threads too), and double up to ``largestBatch``.
+        private var batch = RecordBatch(capacity: Self.firstBatch)
+        private static var firstBatch: Int { 64 }
+        private static var largestBatch: Int { 512 }
 
         fileprivate init(sink: BackgroundSink) {
             self.sink = sink
@@ -130,8 +133,9 @@ public final class BackgroundSink<Inner: DocumentDecodingSink>: @unchecked Senda
         /// Hands the snapshots collected so far to the other thread (done anyway at the end).
         public mutating func flush() throws {
             guard !batch.isEmpty else { return }
+            let capacity = min(2 * batch.capacity, Self.largestBatch)
             try sink.put(.records(batch))
-            batch = RecordBatch(capacity: Self.batchSize)
+            batch = RecordBatch(capacity: capacity)
         }
 
         public mutating func begin(header: DocumentHeader, schema: Schema, history: DocumentHistory?) throws {
@@ -170,7 +174,8 @@ public final class BackgroundSink<Inner: DocumentDecodingSink>: @unchecked Senda
 /// time uses a batch: the decoding thread fills it, the queue hands it over, the other empties it.
 final class RecordBatch: @unchecked Sendable {
     private let storage: UnsafeMutablePointer<SnapshotRecord>
-    private let capacity: Int
+    /// How many records the batch holds when full.
+    let capacity: Int
     private var count = 0
     /// How many have been taken out, from the front.
     private var taken = 0
