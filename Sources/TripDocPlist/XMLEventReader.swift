@@ -108,8 +108,10 @@ final class XMLEventReader {
         handler.ignorableWhitespace = handler.characters
         handler.cdataBlock = { userData, bytes, count in XMLEventReader.reader(userData).cdata(bytes, Int(count)) }
         handler.reference = { userData, name in XMLEventReader.reader(userData).reference(name) }
-        handler.comment = nil
-        handler.processingInstruction = nil
+        // A comment or processing instruction is not reported, but it ends the text before it,
+        // as it ends a text node in libxml2's tree (each side counts on its own toward the text limit).
+        handler.comment = { userData, _ in XMLEventReader.reader(userData).flushText() }
+        handler.processingInstruction = { userData, _, _ in XMLEventReader.reader(userData).flushText() }
         handler.serror = { userData, error in
             guard let userData, let error else { return }
             XMLEventReader.reader(userData).record(error.pointee)
@@ -170,6 +172,7 @@ final class XMLEventReader {
     /// it reports; whatever it reported before stopping at an error is kept too.
     private func refill() {
         events.removeAll(keepingCapacity: true)
+        names.removeSubrange(namePointers.count...)
         // Text not yet ended (it goes on in the next chunk) stays, at the start.
         if let start = pendingTextStart {
             text.removeSubrange(0..<start)
@@ -249,26 +252,43 @@ final class XMLEventReader {
     /// How far into the input the parser stands.
     private func consumedOffset() -> Int { CLibXML2_offset(context) }
 
-    /// Where the tag the parser has just read starts: its `<`, looking back from where it stands.
-    private func tagStart() -> Int {
-        var index = min(consumedOffset(), input.count - 1)
+    /// Where the tag the parser has just read starts: its `<`, looking back from where it stands
+    /// (a start tag is reported with the parser at its `>` or `/>`; an end tag, past its `>`,
+    /// possibly at the next tag's `<`: `behind` is how far back the tag's last byte is).
+    private func tagStart(behind: Int = 0) -> Int {
+        var index = max(0, min(consumedOffset() - behind, input.count - 1))
         while index > 0, input.bytes[index] != UInt8(ascii: "<") { index -= 1 }
         return index
     }
 
+    /// Where the text of `count` bytes just reported starts. libxml2 reports a run of plain text
+    /// with the parser at its start, and text it had to decode (references) past it; which one,
+    /// the input's bytes tell. (For messages only.)
+    private func textStart(_ bytes: UnsafePointer<xmlChar>, _ count: Int) -> Int {
+        let here = consumedOffset()
+        guard let base = input.bytes.baseAddress else { return here }
+        if here + count <= input.count, memcmp(base + here, bytes, count) == 0 { return here }
+        if here >= count, memcmp(base + here - count, bytes, count) == 0 { return here - count }
+        return here
+    }
+
+    /// The place in ``names`` of an element's name. The first few names without a prefix (a
+    /// property list has about a dozen) are kept for the whole document, by libxml2's interned
+    /// pointer; any other name is kept until the next chunk.
     private func nameIndex(_ localName: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?) -> Int32 {
         guard let localName else { return -1 }
         if prefix == nil, let index = namePointers.firstIndex(of: localName) { return Int32(index) }
         let local = String(cString: localName)
         let name = prefix.map { String(cString: $0) + ":" + local } ?? local
-        if prefix == nil {
+        if prefix == nil, names.count == namePointers.count, namePointers.count < Self.cachedNames {
             namePointers.append(localName)
-        } else {
-            namePointers.append(UnsafePointer(bitPattern: 1)!)  // never matched again
         }
         names.append(name)
         return Int32(names.count - 1)
     }
+
+    /// How many element names are kept for the whole document.
+    private static let cachedNames = 32
 
     private func append(_ type: NodeType, name: Int32 = -1, depth: Int32, isEmpty: Bool = false, offset: Int) {
         events.append(Event(type: type, isEmpty: isEmpty, name: name, depth: depth, offset: offset, fed: fed))
@@ -276,7 +296,7 @@ final class XMLEventReader {
 
     /// Ends the text being collected, as one node.
     private func flushText() {
-        guard let start = pendingTextStart else { return }
+        guard parseError == nil, let start = pendingTextStart else { return }
         pendingTextStart = nil
         let isWhitespace = text[start...].allSatisfy {
             $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r")
@@ -312,7 +332,7 @@ final class XMLEventReader {
             return
         }
         openElements -= 1
-        append(.endElement, name: nameIndex(localName, prefix: prefix), depth: openElements, offset: tagStart())
+        append(.endElement, name: nameIndex(localName, prefix: prefix), depth: openElements, offset: tagStart(behind: 1))
     }
 
     private func characters(_ bytes: UnsafePointer<xmlChar>?, _ count: Int) {
@@ -321,7 +341,7 @@ final class XMLEventReader {
             flushText()
             pendingTextStart = text.count
             pendingIsCDATA = false
-            pendingTextOffset = max(0, consumedOffset() - count)
+            pendingTextOffset = textStart(bytes, count)
         }
         text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
         if let start = pendingTextStart, text.count - start > Self.maximumTextLength {
@@ -362,8 +382,9 @@ final class XMLEventReader {
             .joined(separator: "; ") ?? "the XML is not well-formed"
         parseError = ParseError(message: message, line: Int(error.line), column: Int(error.int2))
         // The text the error interrupted is not reported: reading stops after the last node
-        // before it (an element whose content it is in), with this error.
+        // before it (an element whose content it is in), with this error. Nothing after it is
+        // recorded, and no more input is fed; libxml2 stops on its own after a fatal error (it
+        // is not stopped from inside its error handler, where its input may still be in use).
         pendingTextStart = nil
-        xmlStopParser(context)
     }
 }

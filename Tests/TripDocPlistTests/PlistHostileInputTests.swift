@@ -119,6 +119,28 @@ import TripDocTestSupport
         #expect(tooLong.message == "the XML is not well-formed: xmlSAX2Characters: huge text node")
     }
 
+    /// Text on either side of a comment is two text nodes, each under the limit on its own, as
+    /// in libxml2's tree.
+    @Test func aCommentEndsATextNodeForTheTextLimit() throws {
+        let half = String(repeating: "x", count: 6_000_000)
+        let error = try #require(
+            readError(
+                Self.prologue + "<plist version=\"1.0\"><dict><key>header</key><dict><key>format</key><string>"
+                    + half + "<!--c-->" + half + "</string></dict></dict></plist>"))
+        #expect(!error.message.contains("huge text node"), "\(error)")
+    }
+
+    /// Positions point at the faulty node: stray text where it starts, an end tag at its `<`
+    /// even when the next tag follows at once.
+    @Test func positionsAreWhereTheNodeStarts() throws {
+        let stray = try #require(readError(Self.prologue + "<plist version=\"1.0\"><dict><key>header</key>abc<dict/></dict></plist>"))
+        #expect(stray.message.contains("unexpected text \"abc\""), "\(stray)")
+        #expect(stray.location == SourceLocation(line: 3, column: 45))
+        let early = try #require(readError(Self.prologue + "<plist version=\"1.0\"><dict><key>header</key></dict><key>x</key></plist>"))
+        #expect(early.message.contains("found </dict>"), "\(early)")
+        #expect(early.location == SourceLocation(line: 3, column: 45))
+    }
+
     @Test func aTruncatedFileIsRefused() throws {
         let error = try #require(readError(Self.prologue + "<plist version=\"1.0\"><dict><key>header</key><dict><key>for"))
         #expect(error.message.contains("not well-formed"), "\(error)")
