@@ -47,25 +47,10 @@ extension DocumentDiff {
                     }, uniquingKeysWith: { first, _ in first })
             }
             // Each document's order is checked (and its runs found) on a thread of its own.
-            let (runsOfA, runsOfB) = Self.onTwoThreads({ runs(of: a) }, { runs(of: b) })
+            let (runsOfA, runsOfB) = TwoThreads.run({ runs(of: a) }, { runs(of: b) })
             aSnapshots = runsOfA
             bSnapshots = runsOfB
         }
-
-        /// The results of `first` and `second`, worked out at once on two threads.
-        static func onTwoThreads<T>(_ first: () -> T, _ second: () -> T) -> (T, T) {
-            let results = TwoResults<T>()
-            withoutActuallyEscaping(first) { first in
-                withoutActuallyEscaping(second) { second in
-                    let work = UnsafeSendable(value: (first, second))
-                    DispatchQueue.concurrentPerform(iterations: 2) { index in
-                        if index == 0 { results.first = work.value.0() } else { results.second = work.value.1() }
-                    }
-                }
-            }
-            return (results.first!, results.second!)
-        }
-
 
         func isIgnored(_ entity: String, _ property: String) -> Bool {
             ignoring.contains(property) || ignoring.contains("\(entity).\(property)")
@@ -220,8 +205,8 @@ extension DocumentDiff {
             onlyA: (Int) -> Bool = { _ in true }, onlyB: (Int) -> Bool = { _ in true },
             fingerprint: (_ comparison: Comparison, DefaultSnapshot, _ isA: Bool, inout Hasher) -> Void
         ) {
-            // The fingerprints read the matches so far (the new ones are recorded after), so the
-            // two sides are fingerprinted at once, on two threads.
+            // Both sides are fingerprinted first, at once on two threads (fingerprints read the
+            // matches made so far, so this pass's matches are recorded after).
             let admittedA = fromA.indices.map(onlyA)
             let admittedB = fromB.indices.map(onlyB)
             let comparison = self
@@ -234,7 +219,7 @@ extension DocumentDiff {
                 }
                 return hashes
             }
-            let (hashesA, hashesB) = Self.onTwoThreads(
+            let (hashesA, hashesB) = TwoThreads.run(
                 { fingerprints(of: fromA, admitted: admittedA, isA: true) },
                 { fingerprints(of: fromB, admitted: admittedB, isA: false) })
             // A's positions by fingerprint, first in document order at the head of each chain.
@@ -244,20 +229,12 @@ extension DocumentDiff {
             for offset in fromA.indices.reversed().map({ $0 - fromA.startIndex }) where admittedA[offset] {
                 next[offset] = head.updateValue(offset, forKey: hashesA[offset]) ?? -1
             }
-            var found: [(Int, Int)] = []
             for offset in 0..<fromB.count where admittedB[offset] {
                 let key = hashesB[offset]
                 guard let first = head[key] else { continue }
                 if next[first] < 0 { head[key] = nil } else { head[key] = next[first] }
-                found.append((fromA.startIndex + first, fromB.startIndex + offset))
+                pair(entity, fromA.startIndex + first, fromB.startIndex + offset, fromA, fromB)
             }
-            for (i, j) in found { pair(entity, i, j, fromA, fromB) }
-        }
-
-        /// A value handed to another thread that the compiler cannot prove may be: the caller
-        /// makes sure it is only read there.
-        private struct UnsafeSendable<Value>: @unchecked Sendable {
-            let value: Value
         }
 
         /// A reference of A's expressed in B's identities where its target is matched.
@@ -319,7 +296,7 @@ extension DocumentDiff {
             }
             // The pairs are compared in two halves, at once.
             let middle = matched.count / 2
-            let (firstHalf, secondHalf) = Self.onTwoThreads(
+            let (firstHalf, secondHalf) = TwoThreads.run(
                 { changes(in: 0..<middle) }, { changes(in: middle..<matched.count) })
             let changed = firstHalf + secondHalf
             return EntityDifferences(
@@ -388,10 +365,4 @@ extension DocumentDiff {
         }
         return lines
     }
-}
-
-/// The results of two threads, each written by one thread only (``DocumentDiff/Comparison/onTwoThreads(_:_:)``).
-private final class TwoResults<T>: @unchecked Sendable {
-    var first: T?
-    var second: T?
 }

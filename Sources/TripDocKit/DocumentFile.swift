@@ -49,17 +49,10 @@ public struct DocumentFile {
     public static func readBoth(_ first: String, _ second: String, limits: DocumentLimits = .standard) throws
         -> (DocumentFile, DocumentFile)
     {
-        final class Results: @unchecked Sendable {
-            let lock = NSLock()
-            var values: [Result<DocumentFile, any Error>?] = [nil, nil]
-        }
-        let results = Results()
-        let paths = [first, second]
-        DispatchQueue.concurrentPerform(iterations: 2) { index in
-            let result = Result { try DocumentFile.read(paths[index], limits: limits) }
-            results.lock.withLock { results.values[index] = result }
-        }
-        return (try results.values[0]!.get(), try results.values[1]!.get())
+        let (a, b) = TwoThreads.run(
+            { Result { try DocumentFile.read(first, limits: limits) } },
+            { Result { try DocumentFile.read(second, limits: limits) } })
+        return (try a.get(), try b.get())
     }
 
     /// The format whose bytes `data` (from `path`) starts with.

@@ -47,11 +47,10 @@ final class XMLEventReader {
         var fed: Int
     }
 
-    /// The first error libxml2 reported, with its place.
+    /// The first error libxml2 (or this reader) reported, with its place.
     private struct ParseError {
         var message: String
-        var line: Int
-        var column: Int
+        var location: SourceLocation
     }
 
     private static let installEntityLoader: Void = CLibXML2_installDenyingEntityLoader()
@@ -156,10 +155,7 @@ final class XMLEventReader {
                 cursor = events.count
                 if let parseError {
                     throw StructuredReadError(
-                        location: SourceLocation(
-                            line: parseError.line > 0 ? parseError.line : nil,
-                            column: parseError.column > 0 ? parseError.column : nil),
-                        message: "the XML is not well-formed: \(parseError.message)")
+                        location: parseError.location, message: "the XML is not well-formed: \(parseError.message)")
                 }
                 return false
             }
@@ -188,7 +184,7 @@ final class XMLEventReader {
         let status = xmlParseChunk(context, start, Int32(size), isLast ? 1 : 0)
         if status != 0, parseError == nil {
             let location = location(ofOffset: consumedOffset())
-            parseError = ParseError(message: "libxml2 stopped reading", line: location.line ?? 0, column: location.column ?? 0)
+            parseError = ParseError(message: "libxml2 stopped reading", location: location)
         }
         if parseError != nil {
             finished = true
@@ -368,7 +364,7 @@ final class XMLEventReader {
     /// Stops parsing with an error of this reader's own, where the parser stands.
     private func stop(_ message: String) {
         let location = location(ofOffset: consumedOffset())
-        parseError = ParseError(message: message, line: location.line ?? 0, column: location.column ?? 0)
+        parseError = ParseError(message: message, location: location)
         pendingTextStart = nil
         xmlStopParser(context)
     }
@@ -380,7 +376,9 @@ final class XMLEventReader {
             error.message.map { String(cString: $0) }?
             .split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
             .joined(separator: "; ") ?? "the XML is not well-formed"
-        parseError = ParseError(message: message, line: Int(error.line), column: Int(error.int2))
+        parseError = ParseError(
+            message: message,
+            location: SourceLocation(line: error.line > 0 ? Int(error.line) : nil, column: error.int2 > 0 ? Int(error.int2) : nil))
         // The text the error interrupted is not reported: reading stops after the last node
         // before it (an element whose content it is in), with this error. Nothing after it is
         // recorded, and no more input is fed; libxml2 stops on its own after a fatal error (it

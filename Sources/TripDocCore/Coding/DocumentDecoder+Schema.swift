@@ -216,7 +216,7 @@ extension DocumentDecoder {
             if let cap, result.count >= limits[cap] {
                 throw limits.exceeded(cap, at: reader.location(of: reader.bookmark))
             }
-            let value = try within(index: result.count) { try element(&reader) }
+            let value = try within("[\(result.count)]") { try element(&reader) }
             result.append(value)
         }
         return result

@@ -79,7 +79,7 @@ extension DocumentDecoder {
             try reader.beginArray()
             var elements: [SnapshotValue] = []
             while try reader.nextElement() {
-                let element = try within(index: elements.count) { try decodeValue(elementType, from: &reader) }
+                let element = try within("[\(elements.count)]") { try decodeValue(elementType, from: &reader) }
                 elements.append(element)
             }
             return .array(elements)

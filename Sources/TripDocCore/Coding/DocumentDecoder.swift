@@ -377,7 +377,7 @@ public struct DocumentDecoder {
             guard count < limits.maximumSnapshotCount else {
                 throw limits.exceeded(.snapshotCount, at: reader.location(of: reader.bookmark))
             }
-            let snapshot = try within(index: index) {
+            let snapshot = try within("[\(index)]") {
                 try decodeSnapshot(from: &reader, plan: plan, storeIdentifier: storeIdentifier)
             }
             try emit(snapshot)
@@ -428,7 +428,7 @@ public struct DocumentDecoder {
                 let value = try within(key) { try reader.readString() }
                 guard !value.isEmpty else { throw failure(at: valueStart, in: reader, "'$id' is empty") }
                 primaryKey = value
-                expected = previous + 1 < properties.count ? properties[previous + 1].name : ""
+                expected = Self.key(after: previous, in: properties)
                 continue
             }
             guard let property = plan.property(named: key, after: previous) else {
@@ -441,7 +441,7 @@ public struct DocumentDecoder {
                 throw failure(at: reader.bookmark, in: reader, "the property '\(key)' appears twice")
             }
             previous = property.index
-            expected = previous + 1 < properties.count ? properties[previous + 1].name : ""
+            expected = Self.key(after: previous, in: properties)
             values[property.index] = try within(key) {
                 switch property.role {
                 case .attribute:
@@ -462,7 +462,7 @@ public struct DocumentDecoder {
                     try reader.beginArray()
                     var targets: [PersistentIdentifier] = []
                     while try reader.nextElement() {
-                        let target = try within(index: targets.count) {
+                        let target = try within("[\(targets.count)]") {
                             try decodeReference(to: property.destination, storeIdentifier: storeIdentifier, from: &reader)
                         }
                         targets.append(target)
@@ -542,31 +542,22 @@ public struct DocumentDecoder {
         }
     }
 
-    /// Runs `body`, adding `[index]` to the key path of any failure that comes out of it (the
-    /// component is spelled only then: this runs for every element read).
-    func within<T>(index: Int, _ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch var failure as DocumentDecodingFailure {
-            failure.keyPath.append("[\(index)]")
-            throw failure
-        } catch let error as StructuredReadError {
-            throw DocumentDecodingFailure(
-                location: error.location, keyPath: ["[\(index)]"], message: error.message, isMalformed: error.isMalformed,
-                hint: error.hint)
-        }
+    /// The key that follows the property at `index` in key order ("" after the last).
+    private static func key(after index: Int, in properties: [EntityCodingPlan.Property]) -> String {
+        index + 1 < properties.count ? properties[index + 1].name : ""
     }
 
-    /// Runs `body`, adding `component` to the key path of any failure that comes out of it.
-    func within<T>(_ component: String, _ body: () throws -> T) throws -> T {
+    /// Runs `body`, adding `component` to the key path of any failure that comes out of it
+    /// (spelled only then: this runs for every value read).
+    func within<T>(_ component: @autoclosure () -> String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch var failure as DocumentDecodingFailure {
-            failure.keyPath.append(component)
+            failure.keyPath.append(component())
             throw failure
         } catch let error as StructuredReadError {
             throw DocumentDecodingFailure(
-                location: error.location, keyPath: [component], message: error.message, isMalformed: error.isMalformed,
+                location: error.location, keyPath: [component()], message: error.message, isMalformed: error.isMalformed,
                 hint: error.hint)
         }
     }

@@ -131,41 +131,30 @@ public struct DocumentEncoder {
                 }
                 continue
             }
-            if valuesChecked {
-                writer.key(property.name)
-                if property.usesExternalStorage, case .data(let data) = value {
-                    writer.writeData(data, externalStorage: true)
-                } else {
-                    encodeValue(value, as: property.type, to: &writer)
+            if !valuesChecked {
+                switch property.role {
+                case .attribute:
+                    guard value.fits(property.type) else {
+                        throw failure(property, "holds \(value.kindDescription), expected \(property.type.name)")
+                    }
+                case .toOne:
+                    guard case .reference(let target) = value, target.entityName == property.destination else {
+                        throw failure(property, "holds \(value.kindDescription), expected a reference to a \(property.destination)")
+                    }
+                case .toMany:
+                    guard case .references(let targets) = value, targets.allSatisfy({ $0.entityName == property.destination })
+                    else {
+                        throw failure(
+                            property, "holds \(value.kindDescription), expected references to \(property.destination) models")
+                    }
                 }
-                continue
             }
-            switch property.role {
-            case .attribute:
-                guard value.fits(property.type) else {
-                    throw failure(property, "holds \(value.kindDescription), expected \(property.type.name)")
-                }
-                writer.key(property.name)
-                if property.usesExternalStorage, case .data(let data) = value {
-                    writer.writeData(data, externalStorage: true)
-                } else {
-                    encodeValue(value, as: property.type, to: &writer)
-                }
-            case .toOne:
-                guard case .reference(let target) = value, target.entityName == property.destination else {
-                    throw failure(property, "holds \(value.kindDescription), expected a reference to a \(property.destination)")
-                }
-                writer.key(property.name)
-                writer.writeString(target.primaryKey)
-            case .toMany:
-                guard case .references(let targets) = value, targets.allSatisfy({ $0.entityName == property.destination })
-                else {
-                    throw failure(property, "holds \(value.kindDescription), expected references to \(property.destination) models")
-                }
-                writer.key(property.name)
-                writer.beginArray()
-                for target in targets { writer.writeString(target.primaryKey) }
-                writer.endArray()
+            // References are written as their primary keys (encodeValue), as everywhere.
+            writer.key(property.name)
+            if property.usesExternalStorage, case .data(let data) = value {
+                writer.writeData(data, externalStorage: true)
+            } else {
+                encodeValue(value, as: property.type, to: &writer)
             }
         }
         writer.endObject()

@@ -358,7 +358,7 @@ public struct IntegrityChecker {
                 // One lookup: the first owner stays, a new key is taken by this snapshot. A second
                 // snapshot of one identifier clashes with the first even though they share a number.
                 let owner: Int32
-                var clashes: Bool
+                let clashes: Bool
                 if isDuplicate, let existing = uniqueKeys[place][index][key] {
                     owner = existing
                     clashes = true
