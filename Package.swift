@@ -86,7 +86,7 @@ let package = Package(
                 "TripDocMacros",
                 .product(name: "SwiftSyntaxMacrosTestSupport", package: "swift-syntax"),
             ]),
-        .testTarget(name: "TripDocModelTests", dependencies: ["TripDoc"]),
+        .testTarget(name: "TripDocModelTests", dependencies: ["TripDoc", "TripDocTestSupport"]),
         .testTarget(name: "TripDocKitTests", dependencies: ["TripDocKit", "TripDocTestSupport"]),
         .testTarget(
             name: "tripdocTests", dependencies: ["tripdoc", "tripdoc-stress-writer", "SampleTrips"],

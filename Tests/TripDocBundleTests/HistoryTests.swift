@@ -4,6 +4,7 @@ import TripDocBundle
 import TripDocCore
 import TripDocJSON
 import TripDocPlist
+import TripDocTestSupport
 
 /// History through the store API and every format: SwiftData's History API, for document stores.
 @Suite struct HistoryTests {
@@ -20,11 +21,11 @@ import TripDocPlist
             relationships: [.init("trip", destination: "Trip", inverse: "stay")]),
     ])
 
-    let folder: URL
+    let scratch: ScratchFolder
+    var folder: URL { scratch.url }
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("history-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        scratch = try ScratchFolder("history")
     }
 
     func store(_ name: String, format: any DocumentFormat = JSONFormat()) throws -> ArchiveStore {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TripDocCore
+import TripDocTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -39,11 +40,11 @@ struct FailingCalls: FileSystemCalls {
 }
 
 @Suite struct AtomicFileWriterTests {
-    let folder: String
+    let scratch: ScratchFolder
+    var folder: String { scratch.path }
 
     init() throws {
-        folder = NSTemporaryDirectory() + "atomic-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        scratch = try ScratchFolder("atomic")
     }
 
     func contents(_ path: String) throws -> String { try String(contentsOfFile: path, encoding: .utf8) }

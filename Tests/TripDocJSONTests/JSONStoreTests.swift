@@ -6,11 +6,13 @@ import TripDocTestSupport
 
 /// The archive-store engine over the JSON format: what a user of the store API sees on disk.
 @Suite struct JSONStoreTests {
-    let path = NSTemporaryDirectory() + "store-\(UUID().uuidString).json"
+    let scratch: ScratchFolder
+    var path: String { scratch.file("store.json").path }
+
+    init() throws { scratch = try ScratchFolder("store") }
 
     @Test func createsSavesFetchesAndReopens() throws {
         let store = try ArchiveStore(path: path, format: JSONFormat(), schema: EdgeCaseDocuments.schema)
-        defer { try? FileManager.default.removeItem(atPath: path) }
         var values = EdgeCaseDocuments.highValues
         values["children"] = .references([])
         let temporary = PersistentIdentifier.temporary(entityName: "Everything")
@@ -27,7 +29,6 @@ import TripDocTestSupport
 
     @Test func aRefusedSaveLeavesTheFileUntouched() throws {
         let store = try ArchiveStore(path: path, format: JSONFormat(), schema: EdgeCaseDocuments.schema)
-        defer { try? FileManager.default.removeItem(atPath: path) }
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect(throws: SaveChangesError.self) {
             try store.save(
@@ -40,7 +41,6 @@ import TripDocTestSupport
 
     @Test func openingWithAnotherSchemaAsksForAMigration() throws {
         _ = try ArchiveStore(path: path, format: JSONFormat(), schema: EdgeCaseDocuments.schema)
-        defer { try? FileManager.default.removeItem(atPath: path) }
         #expect {
             try ArchiveStore(path: path, format: JSONFormat(), schema: Schema([Schema.Entity(name: "Other")]))
         } throws: { error in
@@ -50,12 +50,14 @@ import TripDocTestSupport
 }
 
 @Suite struct ArchiveStoreSharingTests {
-    let path = NSTemporaryDirectory() + "shared-\(UUID().uuidString).json"
+    let scratch: ScratchFolder
+    var path: String { scratch.file("shared.json").path }
+
+    init() throws { scratch = try ScratchFolder("shared") }
 
     @Test func aSaveOverAVersionItDidNotReadIsAConflict() throws {
         let first = try ArchiveStore(path: path, format: JSONFormat(), schema: EdgeCaseDocuments.schema)
         let second = try ArchiveStore(path: path, format: JSONFormat(), schema: EdgeCaseDocuments.schema)
-        defer { try? FileManager.default.removeItem(atPath: path) }
         var values = EdgeCaseDocuments.highValues
         values["children"] = .references([])
         try first.save(DataStoreSaveChangesRequest(inserted: [DefaultSnapshot(persistentIdentifier: .temporary(entityName: "Everything"), values: values)]))
@@ -69,7 +71,6 @@ import TripDocTestSupport
 
     @Test func openingCleansTemporaryFilesACrashedSaveLeft() throws {
         _ = try ArchiveStore(path: path, format: JSONFormat(), schema: EdgeCaseDocuments.schema)
-        defer { try? FileManager.default.removeItem(atPath: path) }
         let folder = (path as NSString).deletingLastPathComponent
         let stale = (folder as NSString).appendingPathComponent(
             "." + (path as NSString).lastPathComponent + AtomicFileWriter.temporaryMarker + "999-1")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TripDoc
+import TripDocTestSupport
 
 enum Mood: String, PersistableValue {
     case calm, excited
@@ -33,7 +34,8 @@ final class Entry {
 @Suite struct AttributeTypesTests {
     @Test(arguments: ["json", "plist", "tripbundle"])
     func everyKindOfAttributeRoundTrips(kind: String) throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("entries-\(UUID()).\(kind)")
+        let scratch = try ScratchFolder("entries")
+        let url = scratch.file("entries.\(kind)")
         let schema = Schema([Entry.self])
         let entity = try #require(schema.entity(named: "Entry"))
         #expect(entity.attribute(named: "mood")?.type == .string)

@@ -1,14 +1,15 @@
 import Foundation
 import Testing
 import TripDoc
+import TripDocTestSupport
 
 /// Stores written by users, in the WWDC24 talk's shape, plug into ModelContainer as SwiftData's do.
 @Suite struct CustomStoreTests {
-    let folder: URL
+    let scratch: ScratchFolder
+    var folder: URL { scratch.url }
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("custom-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        scratch = try ScratchFolder("custom")
     }
 
     func container(_ spelling: String) throws -> ModelContainer {

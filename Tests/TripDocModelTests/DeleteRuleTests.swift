@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TripDoc
+import TripDocTestSupport
 
 @Model
 final class Folder {
@@ -36,13 +37,17 @@ final class Owner {
 
 /// The delete rules and model counts, enforced by the store at save.
 @Suite struct DeleteRuleTests {
+    let scratch: ScratchFolder
+
+    init() throws { scratch = try ScratchFolder("rules") }
+
     static let kinds = ["json", "plist", "tripbundle", "memory"]
 
     func context(_ kind: String) throws -> ModelContext {
         let configuration =
             kind == "memory"
             ? ModelConfiguration(isStoredInMemoryOnly: true)
-            : ModelConfiguration(url: FileManager.default.temporaryDirectory.appendingPathComponent("rules-\(UUID()).\(kind)"))
+            : ModelConfiguration(url: scratch.file("notes.\(kind)"))
         return ModelContext(try ModelContainer(for: Folder.self, configurations: configuration))
     }
 

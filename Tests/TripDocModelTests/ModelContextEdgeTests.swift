@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TripDoc
+import TripDocTestSupport
 
 @Model
 final class Playlist {
@@ -20,11 +21,11 @@ final class Song {
 /// What a context keeps right in the less common paths: upserts of objects already registered,
 /// stores that refuse, optional to-many relationships, several stores.
 @Suite struct ModelContextEdgeTests {
-    let folder: URL
+    let scratch: ScratchFolder
+    var folder: URL { scratch.url }
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("edges-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        scratch = try ScratchFolder("edges")
     }
 
     static let start = Date(timeIntervalSince1970: 2_000_000_000)

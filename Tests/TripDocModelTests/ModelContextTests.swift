@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TripDoc
+import TripDocTestSupport
 
 /// Each ModelContext operation, against each store kind: the three document formats and memory.
 @Suite struct ModelContextTests {
@@ -11,11 +12,11 @@ import TripDoc
     /// (upserts, delete rules and history are the engine's, which those stores do not use).
     static let allStores = stores + ["talk", "sdk"]
 
-    let folder: URL
+    let scratch: ScratchFolder
+    var folder: URL { scratch.url }
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("models-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        scratch = try ScratchFolder("models")
     }
 
     func configuration(_ kind: String) -> ModelConfiguration {
