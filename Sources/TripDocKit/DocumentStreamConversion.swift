@@ -106,7 +106,7 @@ public struct DocumentStreamConversion: DocumentDecodingSink {
 
     public mutating func add(record: consuming SnapshotRecord) throws {
         if keys != nil { keys![record.entityName, default: [:]][record.primaryKey] = record.primaryKey }
-        try writer.add(record: record)
+        try writer.add(record: consume record)
     }
 
     public mutating func endEntity(_ entity: Schema.Entity, count: Int) throws {
@@ -147,7 +147,7 @@ private struct IntegrityCheckingSink<Next: DocumentDecodingSink>: DocumentDecodi
 
     mutating func add(record: consuming SnapshotRecord) throws {
         session!.add(record: record)
-        try next.add(record: record)
+        try next.add(record: consume record)
     }
 
     mutating func endEntity(_ entity: Schema.Entity, count: Int) throws { try next.endEntity(entity, count: count) }

@@ -77,5 +77,32 @@ import TripDocTestSupport
         document.snapshots.append(snapshots[count / 2])
         #expect(IntegrityChecker().problems(in: document).map(\.kind) == [.duplicateIdentifier, .uniquenessViolated])
     }
+
+    /// Among thousands of references whose inverses agree, the two that stop agreeing when one
+    /// model's children change are reported, and a child listed twice is no problem.
+    @Test func anInverseThatDisagreesIsFoundAmongManyThatAgree() throws {
+        let base = EdgeCaseDocuments.document()
+        var snapshots: [DefaultSnapshot] = []
+        let count = 3000
+        func key(_ index: Int) -> PersistentIdentifier { EdgeCaseDocuments.identifier(String(1 + index)) }
+        for index in 0..<count {
+            var snapshot = base.snapshots[0]
+            snapshot.persistentIdentifier = key(index)
+            snapshot["string"] = .string("s\(index)")
+            snapshot["parent"] = index + 1 < count ? .reference(key(index + 1)) : .null
+            snapshot["children"] = .references(index > 0 ? [key(index - 1), key(index - 1)] : [])
+            snapshots.append(snapshot)
+        }
+        var document = base
+        document.snapshots = snapshots
+        #expect(IntegrityChecker().problems(in: document) == [])
+        // Model 1501 lists 1701 (whose parent is 1702) and no longer 1500 (whose parent it is).
+        document.snapshots[1500]["children"] = .references([key(1700)])
+        #expect(
+            IntegrityChecker().problems(in: document).map(\.description) == [
+                "Everything/1500.parent: points at Everything/1501, whose children does not point back",
+                "Everything/1501.children: points at Everything/1701, whose parent does not point back",
+            ])
+    }
 }
 

@@ -97,7 +97,7 @@ public final class BackgroundSink<Inner: DocumentDecodingSink>: @unchecked Senda
                 case .begin(let header, let schema, let history): try inner.begin(header: header, schema: schema, history: history)
                 case .beginEntity(let entity): try inner.beginEntity(entity)
                 case .records(let records):
-                    while let record = records.takeNext() { try inner.add(record: record) }
+                    while let record = records.takeNext() { try inner.add(record: consume record) }
                 case .snapshot(let snapshot): try inner.add(snapshot)
                 case .endEntity(let entity, let count): try inner.endEntity(entity, count: count)
                 case .lateHistory(let history): try inner.lateHistory(history)
@@ -153,7 +153,7 @@ public final class BackgroundSink<Inner: DocumentDecodingSink>: @unchecked Senda
         }
 
         public mutating func add(record: consuming SnapshotRecord) throws {
-            batch.append(record)
+            batch.append(consume record)
             if batch.isFull { try flush() }
         }
 
@@ -191,7 +191,7 @@ final class RecordBatch: @unchecked Sendable {
     /// Adds a record; the batch must not be full.
     func append(_ record: consuming SnapshotRecord) {
         precondition(count < capacity, "a full batch of records")
-        (storage + count).initialize(to: record)
+        (storage + count).initialize(to: consume record)
         count += 1
     }
 

@@ -380,7 +380,7 @@ public struct DocumentDecoder {
             let snapshot = try within("[\(index)]") {
                 try decodeSnapshot(from: &reader, plan: plan, storeIdentifier: storeIdentifier)
             }
-            try emit(snapshot)
+            try emit(consume snapshot)
             index += 1
             count += 1
             CodingProgress.tick(index)

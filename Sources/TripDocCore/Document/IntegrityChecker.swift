@@ -147,8 +147,24 @@ public struct IntegrityChecker {
         }
         private var references: [Reference] = []
 
+        /// The values of a uniqueness constraint in one snapshot, hashed once: a table of a
+        /// million keys hashes each key again every time it grows, and hashing the strings and
+        /// dates of every key again was most of what the uniqueness check cost.
+        private struct UniqueKey: Hashable {
+            let values: [SnapshotValue]
+            let hash: Int
+
+            init(_ values: [SnapshotValue]) {
+                self.values = values
+                hash = values.hashValue
+            }
+
+            static func == (a: UniqueKey, b: UniqueKey) -> Bool { a.hash == b.hash && a.values == b.values }
+            func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+        }
+
         /// Per entity and uniqueness constraint: the values seen, and whose they were.
-        private var uniqueKeys: [[[[SnapshotValue]: Int32]]]
+        private var uniqueKeys: [[[UniqueKey: Int32]]]
         private var snapshotCount = 0
         /// Whether the snapshot being checked repeats an identifier seen before.
         private var isDuplicate = false
@@ -347,14 +363,15 @@ public struct IntegrityChecker {
             }
             for (index, constraint) in plan.uniquenessConstraints.enumerated() {
                 guard let indices = constraint.indices else { continue }
-                var key: [SnapshotValue] = []
-                key.reserveCapacity(indices.count)
+                var keyValues: [SnapshotValue] = []
+                keyValues.reserveCapacity(indices.count)
                 for position in indices {
                     let value = values[position]
                     if case .null = value { break }
-                    key.append(value)
+                    keyValues.append(value)
                 }
-                guard key.count == indices.count else { continue }
+                guard keyValues.count == indices.count else { continue }
+                let key = UniqueKey(keyValues)
                 // One lookup: the first owner stays, a new key is taken by this snapshot. A second
                 // snapshot of one identifier clashes with the first even though they share a number.
                 let owner: Int32
@@ -383,7 +400,16 @@ public struct IntegrityChecker {
             for reference in references where !reference.isOfOtherEntity {
                 pairs[Int(reference.relationship)].append(Self.pair(reference.source, reference.target))
             }
+            // Pairs are added in document order, so mostly in order already: sorting is cheap.
             for index in pairs.indices { pairs[index].sort() }
+            // Per relationship with an inverse: the pairs whose inverse does not point back. One
+            // pass over two sorted lists instead of a search per reference (a million searches
+            // through a million pairs each missed the cache at every step).
+            var unmatched = [Set<UInt64>](repeating: [], count: inverseNumbers.count)
+            for (relationship, inverse) in inverseNumbers.enumerated() where inverse >= 0 {
+                let backwards = pairs[inverse].map { Self.pair(Self.target(of: $0), Self.source(of: $0)) }.sorted()
+                unmatched[relationship] = Self.missing(pairs[relationship], from: backwards)
+            }
             var relationshipNames: [Int: String] = [:]
             var inverseNames: [Int: String] = [:]
             for (entityName, relationships) in relationshipNumbers {
@@ -412,7 +438,10 @@ public struct IntegrityChecker {
                 }
                 let inverse = inverseNumbers[Int(reference.relationship)]
                 guard inverse != -1 else { continue }
-                if inverse == -2 || !Self.contains(pairs[inverse], Self.pair(reference.target, reference.source)) {
+                if inverse == -2
+                    || (!unmatched[Int(reference.relationship)].isEmpty
+                        && unmatched[Int(reference.relationship)].contains(Self.pair(reference.source, reference.target)))
+                {
                     problem(.inverseMismatch) {
                         "points at \($0), whose \(inverseNames[Int(reference.relationship)]!) does not point back"
                     }
@@ -425,19 +454,21 @@ public struct IntegrityChecker {
 
         private static func owner(_ value: inout Int32) -> Int32 { value }
 
-        /// Whether the sorted `pairs` hold `pair`.
-        private static func contains(_ pairs: [UInt64], _ pair: UInt64) -> Bool {
-            var low = 0
-            var high = pairs.count
-            while low < high {
-                let middle = (low + high) / 2
-                if pairs[middle] < pair { low = middle + 1 } else { high = middle }
+        /// The elements of the sorted `pairs` that the sorted `others` lack.
+        private static func missing(_ pairs: [UInt64], from others: [UInt64]) -> Set<UInt64> {
+            var missing: Set<UInt64> = []
+            var position = 0
+            for pair in pairs {
+                while position < others.count, others[position] < pair { position += 1 }
+                if position == others.count || others[position] != pair { missing.insert(pair) }
             }
-            return low < pairs.count && pairs[low] == pair
+            return missing
         }
 
         private static func pair(_ a: Int32, _ b: Int32) -> UInt64 {
             UInt64(UInt32(bitPattern: a)) << 32 | UInt64(UInt32(bitPattern: b))
         }
+        private static func source(of pair: UInt64) -> Int32 { Int32(bitPattern: UInt32(truncatingIfNeeded: pair >> 32)) }
+        private static func target(of pair: UInt64) -> Int32 { Int32(bitPattern: UInt32(truncatingIfNeeded: pair)) }
     }
 }
