@@ -416,7 +416,12 @@ public struct DocumentDecoder {
         var primaryKey: String?
         let properties = plan.propertiesInKeyOrder
         // The values in key order, and which have been seen.
-        var values = [SnapshotValue](repeating: .null, count: properties.count)
+        var values = [SnapshotValue](unsafeUninitializedCapacity: properties.count) { buffer, count in
+            // Not `repeating:`, which copies its value into each place through the enum's
+            // generic copy, a call per place.
+            for index in 0..<properties.count { (buffer.baseAddress! + index).initialize(to: .null) }
+            count = properties.count
+        }
         var seen = SeenProperties(count: properties.count)
         var previous = -1
         // The key most likely next: `$id`, then each property in key order (as tripdoc writes them).

@@ -145,7 +145,7 @@ public struct IntegrityChecker {
             /// The target is of another entity than the relationship's destination.
             var isOfOtherEntity: Bool
         }
-        private var references: [Reference] = []
+        private var references = ChunkedList<Reference>()
 
         /// The values of a uniqueness constraint in one snapshot, hashed once: a table of a
         /// million keys hashes each key again every time it grows, and hashing the strings and
@@ -397,6 +397,9 @@ public struct IntegrityChecker {
         public mutating func finish() -> [IntegrityProblem] {
             // Each relationship's pairs (source, target), sorted, for the inverse check.
             var pairs = [[UInt64]](repeating: [], count: inverseNumbers.count)
+            var pairCounts = [Int](repeating: 0, count: inverseNumbers.count)
+            for reference in references where !reference.isOfOtherEntity { pairCounts[Int(reference.relationship)] += 1 }
+            for index in pairs.indices { pairs[index].reserveCapacity(pairCounts[index]) }
             for reference in references where !reference.isOfOtherEntity {
                 pairs[Int(reference.relationship)].append(Self.pair(reference.source, reference.target))
             }
@@ -407,7 +410,8 @@ public struct IntegrityChecker {
             // through a million pairs each missed the cache at every step).
             var unmatched = [Set<UInt64>](repeating: [], count: inverseNumbers.count)
             for (relationship, inverse) in inverseNumbers.enumerated() where inverse >= 0 {
-                let backwards = pairs[inverse].map { Self.pair(Self.target(of: $0), Self.source(of: $0)) }.sorted()
+                var backwards = pairs[inverse].map { Self.pair(Self.target(of: $0), Self.source(of: $0)) }
+                backwards.sort()
                 unmatched[relationship] = Self.missing(pairs[relationship], from: backwards)
             }
             var relationshipNames: [Int: String] = [:]
