@@ -193,11 +193,17 @@ public struct JSONReader: StructuredReader {
             let end = position + 1 + text.count
             guard !text.isEmpty, end < bytes.count, bytes[end] == UInt8(ascii: "\""),
                 memcmp(bytes.baseAddress! + position + 1, text.baseAddress!, text.count) == 0,
-                !text.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
+                Self.isLiteral(text)
             else { return false }
             position = end + 1
             return true
         }
+    }
+
+    /// Whether `text` is written in a JSON string as its bytes (no escape, no control character).
+    private static func isLiteral(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in text where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+        return true
     }
 
     public mutating func nextElement() throws -> Bool {

@@ -73,28 +73,28 @@ public struct JSONWriter: StructuredWriter, DrainableStructuredWriter {
 
     public mutating func writeBool(_ value: Bool) {
         startItem()
-        bytes.append(contentsOf: value ? Array("true".utf8) : Array("false".utf8))
+        bytes.append(value ? "true" : "false")
     }
 
     public mutating func writeInt(_ value: Int64) {
         startItem()
-        bytes.append(contentsOf: String(value).utf8)
+        bytes.appendDecimal(value)
     }
 
     public mutating func writeUInt(_ value: UInt64) {
         startItem()
-        bytes.append(contentsOf: String(value).utf8)
+        bytes.appendDecimal(value)
     }
 
     public mutating func writeDouble(_ value: Double) {
         startItem()
         // Swift prints the shortest digits that read back as the same double: 0.1, 1e+300, -0.0.
-        bytes.append(contentsOf: value.description.utf8)
+        bytes.append(utf8: value.description)
     }
 
     public mutating func writeFloat(_ value: Float) {
         startItem()
-        bytes.append(contentsOf: value.description.utf8)
+        bytes.append(utf8: value.description)
     }
 
     public mutating func writeString(_ value: String) {
@@ -105,7 +105,7 @@ public struct JSONWriter: StructuredWriter, DrainableStructuredWriter {
     public mutating func writeData(_ value: Data) {
         startItem()
         bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: value.base64EncodedString().utf8)
+        bytes.append(utf8: value.base64EncodedString())
         bytes.append(UInt8(ascii: "\""))
     }
 
@@ -143,7 +143,7 @@ public struct JSONWriter: StructuredWriter, DrainableStructuredWriter {
             case 0x08: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "b"))
             case 0x0C: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "f"))
             case 0..<0x20:
-                bytes.append(contentsOf: Array("\\u00".utf8))
+                bytes.append("\\u00")
                 bytes.append(Self.hexDigits[Int(byte >> 4)])
                 bytes.append(Self.hexDigits[Int(byte & 0xF)])
             default: bytes.append(byte)

@@ -24,7 +24,7 @@ struct PlistWriter: StructuredWriter, DrainableStructuredWriter {
     init(compactLevel: Int = 3, capacity: Int = 1 << 16) {
         self.compactLevel = compactLevel
         bytes.reserveCapacity(capacity)
-        append(
+        bytes.append(
             """
             <?xml version="1.0" encoding="UTF-8"?>
             <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
@@ -33,8 +33,6 @@ struct PlistWriter: StructuredWriter, DrainableStructuredWriter {
             """)
     }
 
-    private mutating func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
-
     private var level: Int { stack.count }
     private var isCompact: Bool { level > compactLevel }
 
@@ -42,7 +40,7 @@ struct PlistWriter: StructuredWriter, DrainableStructuredWriter {
     private mutating func startItem() {
         if let last = stack.last, !last.hasContent {
             stack[stack.count - 1].hasContent = true
-            append(last.container == .dict ? "<dict>" : "<array>")
+            bytes.append(last.container == .dict ? "<dict>" : "<array>")
         }
         newline()
     }
@@ -60,14 +58,13 @@ struct PlistWriter: StructuredWriter, DrainableStructuredWriter {
 
     private mutating func close() {
         let (container, hasContent) = stack.removeLast()
-        let name = container == .dict ? "dict" : "array"
         if !hasContent {
-            append("<\(name)/>")
+            bytes.append(container == .dict ? "<dict/>" : "<array/>")
         } else {
             if level < compactLevel { newline() }
-            append("</\(name)>")
+            bytes.append(container == .dict ? "</dict>" : "</array>")
         }
-        if stack.isEmpty { append("\n</plist>\n") }
+        if stack.isEmpty { bytes.append("\n</plist>\n") }
     }
 
     mutating func beginObject() { open(.dict) }
@@ -77,14 +74,14 @@ struct PlistWriter: StructuredWriter, DrainableStructuredWriter {
 
     mutating func key(_ key: String) {
         startItem()
-        append("<key>")
+        bytes.append("<key>")
         var text = key
         if text.withUTF8({ Self.classify($0) }) == .plain {
             text.withUTF8 { bytes.append(contentsOf: $0) }
         } else {
             appendEscaped(key)
         }
-        append("</key>")
+        bytes.append("</key>")
     }
 
     /// Values in a dict follow their key on the same line; in an array each starts a line.
@@ -92,26 +89,23 @@ struct PlistWriter: StructuredWriter, DrainableStructuredWriter {
         if stack.last?.container == .array { startItem() }
     }
 
-    private mutating func element(_ name: String, _ text: String) {
+    /// Writes `<real>`, `<integer>` or `<data>`: the tags around what `content` appends.
+    private mutating func element(_ start: StaticString, _ end: StaticString, content: (inout [UInt8]) -> Void) {
         startValue()
-        bytes.append(UInt8(ascii: "<"))
-        append(name)
-        bytes.append(UInt8(ascii: ">"))
-        append(text)
-        bytes.append(contentsOf: [UInt8(ascii: "<"), UInt8(ascii: "/")])
-        append(name)
-        bytes.append(UInt8(ascii: ">"))
+        bytes.append(start)
+        content(&bytes)
+        bytes.append(end)
     }
 
     mutating func writeBool(_ value: Bool) {
         startValue()
-        append(value ? "<true/>" : "<false/>")
+        bytes.append(value ? "<true/>" : "<false/>")
     }
 
-    mutating func writeInt(_ value: Int64) { element("integer", String(value)) }
-    mutating func writeUInt(_ value: UInt64) { element("integer", String(value)) }
-    mutating func writeDouble(_ value: Double) { element("real", value.description) }
-    mutating func writeFloat(_ value: Float) { element("real", value.description) }
+    mutating func writeInt(_ value: Int64) { element("<integer>", "</integer>") { $0.appendDecimal(value) } }
+    mutating func writeUInt(_ value: UInt64) { element("<integer>", "</integer>") { $0.appendDecimal(value) } }
+    mutating func writeDouble(_ value: Double) { element("<real>", "</real>") { $0.append(utf8: value.description) } }
+    mutating func writeFloat(_ value: Float) { element("<real>", "</real>") { $0.append(utf8: value.description) } }
 
     mutating func writeString(_ value: String) {
         var text = value
@@ -124,13 +118,13 @@ struct PlistWriter: StructuredWriter, DrainableStructuredWriter {
         }
         longestText = max(longestText, text.utf8.count)
         startValue()
-        append("<string>")
+        bytes.append("<string>")
         if kind == .plain {
             text.withUTF8 { bytes.append(contentsOf: $0) }
         } else {
             appendEscaped(value)
         }
-        append("</string>")
+        bytes.append("</string>")
     }
 
     private enum TextKind { case plain, needsEscaping, outsideXML }
@@ -156,7 +150,7 @@ struct PlistWriter: StructuredWriter, DrainableStructuredWriter {
 
     mutating func writeData(_ value: Data) {
         longestText = max(longestText, (value.count + 2) / 3 * 4)
-        element("data", value.base64EncodedString())
+        element("<data>", "</data>") { $0.append(utf8: value.base64EncodedString()) }
     }
 
     /// Whether XML 1.0 has no way to write `scalar`, not even as a character reference.
@@ -171,10 +165,10 @@ struct PlistWriter: StructuredWriter, DrainableStructuredWriter {
     private mutating func appendEscaped(_ text: String) {
         for byte in text.utf8 {
             switch byte {
-            case UInt8(ascii: "&"): append("&amp;")
-            case UInt8(ascii: "<"): append("&lt;")
-            case UInt8(ascii: ">"): append("&gt;")
-            case 0x0D: append("&#13;")
+            case UInt8(ascii: "&"): bytes.append("&amp;")
+            case UInt8(ascii: "<"): bytes.append("&lt;")
+            case UInt8(ascii: ">"): bytes.append("&gt;")
+            case 0x0D: bytes.append("&#13;")
             default: bytes.append(byte)
             }
         }

@@ -40,13 +40,36 @@ public enum DateCoding {
             days -= 1
         }
         let (year, month, day) = civilFromDays(days + referenceDayOffset)
-        var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
-        text += pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
+        var fractionDigits = ""
         if fraction != 0 {
             guard let digits = shortestFraction(fraction, whole: whole, target: interval) else { return nil }
-            text += "." + digits
+            fractionDigits = "." + digits
         }
-        return text + "Z"
+        // Written in place, one allocation: the fields are fixed-width (the year is 0001–9999).
+        let text = String(unsafeUninitializedCapacity: 20) { buffer in
+            func put(_ value: Int64, width: Int, at offset: Int) {
+                var rest = value
+                for index in (offset..<offset + width).reversed() {
+                    buffer[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                }
+            }
+            put(year, width: 4, at: 0)
+            buffer[4] = UInt8(ascii: "-")
+            put(month, width: 2, at: 5)
+            buffer[7] = UInt8(ascii: "-")
+            put(day, width: 2, at: 8)
+            buffer[10] = UInt8(ascii: "T")
+            put(secondOfDay / 3600, width: 2, at: 11)
+            buffer[13] = UInt8(ascii: ":")
+            put(secondOfDay / 60 % 60, width: 2, at: 14)
+            buffer[16] = UInt8(ascii: ":")
+            put(secondOfDay % 60, width: 2, at: 17)
+            guard fractionDigits.isEmpty else { return 19 }
+            buffer[19] = UInt8(ascii: "Z")
+            return 20
+        }
+        return fractionDigits.isEmpty ? text : text + fractionDigits + "Z"
     }
 
     /// The date `text` stands for, or `nil` when it is not `YYYY-MM-DDTHH:MM:SS[.F](Z|±HH:MM)`.
@@ -117,11 +140,6 @@ public enum DateCoding {
             return String(text)
         }
         return nil
-    }
-
-    private static func pad(_ value: Int64, _ width: Int) -> String {
-        let digits = String(value)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
     }
 
     private static func daysInMonth(year: Int64, month: Int64) -> Int64 {
