@@ -98,22 +98,22 @@ final class XMLEventReader {
         var handler = xmlSAXHandler()
         xmlSAXVersion(&handler, 2)
         handler.startElementNs = { userData, localName, prefix, _, _, _, _, _, _ in
-            XMLEventReader.reader(userData).startElement(localName, prefix: prefix)
+            XMLEventReader.withReader(userData) { $0.startElement(localName, prefix: prefix) }
         }
         handler.endElementNs = { userData, localName, prefix, _ in
-            XMLEventReader.reader(userData).endElement(localName, prefix: prefix)
+            XMLEventReader.withReader(userData) { $0.endElement(localName, prefix: prefix) }
         }
-        handler.characters = { userData, bytes, count in XMLEventReader.reader(userData).characters(bytes, Int(count)) }
+        handler.characters = { userData, bytes, count in XMLEventReader.withReader(userData) { $0.characters(bytes, Int(count)) } }
         handler.ignorableWhitespace = handler.characters
-        handler.cdataBlock = { userData, bytes, count in XMLEventReader.reader(userData).cdata(bytes, Int(count)) }
-        handler.reference = { userData, name in XMLEventReader.reader(userData).reference(name) }
+        handler.cdataBlock = { userData, bytes, count in XMLEventReader.withReader(userData) { $0.cdata(bytes, Int(count)) } }
+        handler.reference = { userData, name in XMLEventReader.withReader(userData) { $0.reference(name) } }
         // A comment or processing instruction is not reported, but it ends the text before it,
         // as it ends a text node in libxml2's tree (each side counts on its own toward the text limit).
-        handler.comment = { userData, _ in XMLEventReader.reader(userData).flushText() }
-        handler.processingInstruction = { userData, _, _ in XMLEventReader.reader(userData).flushText() }
+        handler.comment = { userData, _ in XMLEventReader.withReader(userData) { $0.flushText() } }
+        handler.processingInstruction = { userData, _, _ in XMLEventReader.withReader(userData) { $0.flushText() } }
         handler.serror = { userData, error in
             guard let userData, let error else { return }
-            XMLEventReader.reader(userData).record(error.pointee)
+            XMLEventReader.withReader(userData) { $0.record(error.pointee) }
         }
         handler.warning = nil
         handler.error = nil
@@ -136,10 +136,12 @@ final class XMLEventReader {
         }
     }
 
-    /// The reader of the parser context `userData`.
-    private static func reader(_ userData: UnsafeMutableRawPointer?) -> XMLEventReader {
+    /// Calls `body` with the reader of the parser context `userData`, not retained: the reader
+    /// owns the parser, so it outlives every callback (a retain and a release per callback
+    /// were a tenth of reading a large property list).
+    private static func withReader(_ userData: UnsafeMutableRawPointer?, _ body: (XMLEventReader) -> Void) {
         let context = userData!.assumingMemoryBound(to: xmlParserCtxt.self)
-        return Unmanaged<XMLEventReader>.fromOpaque(context.pointee._private!).takeUnretainedValue()
+        Unmanaged<XMLEventReader>.fromOpaque(context.pointee._private!)._withUnsafeGuaranteedRef(body)
     }
 
     // MARK: Reading
