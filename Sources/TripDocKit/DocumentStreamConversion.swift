@@ -42,17 +42,20 @@ public struct DocumentStreamConversion: DocumentDecodingSink {
         let conversion = DocumentStreamConversion(
             path: path, storeIdentifier: storeIdentifier, writer: outputFormat.makeStreamWriter(sink: sink),
             keys: wantsRemapTable ? [:] : nil)
-        // Two cores: this thread decodes and checks, another encodes and writes.
+        // Three threads in a row: this one decodes, the next checks, the last encodes and
+        // writes. Which stage costs most depends on the formats (reading XML, writing a zip), so
+        // each has a thread and the system shares the cores among them.
         var problems: [IntegrityProblem] = []
         var written: DocumentStreamConversion
         do {
-            written = try BackgroundSink.run(conversion) { feeder in
-                var checking = IntegrityCheckingSink(next: feeder)
-                try format.readDocument(from: data, file: path, limits: limits, into: &checking)
-                feeder = checking.next
-                try feeder.flush()
-                // While the other thread writes what is queued.
-                problems = checking.session?.finish() ?? []
+            written = try BackgroundSink.run(conversion) { writing in
+                var checked = try BackgroundSink.run(IntegrityCheckingSink(next: writing)) { checking in
+                    try format.readDocument(from: data, file: path, limits: limits, into: &checking)
+                }
+                writing = checked.next
+                try writing.flush()
+                // While the last thread writes what is queued.
+                problems = checked.session?.finish() ?? []
             }
         } catch let error as DocumentStreamOrderError {
             throw Unavailable(reason: error.message)
