@@ -4,8 +4,8 @@ import TripDoc
 extension DocumentDiff {
     /// The matching of two documents' objects, entity by entity, and the comparison of matched pairs.
     struct Comparison {
-        let a: Document
-        let b: Document
+        let a: DocumentRecords
+        let b: DocumentRecords
         let requested: MatchStrategy
         let remapTable: RemapTable?
         let ignoring: Set<String>
@@ -13,10 +13,9 @@ extension DocumentDiff {
         let onlyEntity: String?
         /// Entities both schemas have, in B's order.
         let entityNames: [String]
-        /// Each entity's snapshots, as runs of the documents' ordered snapshots (no copies).
-        /// Positions in a run are the run's own indices (into the document's ordered snapshots).
-        let aSnapshots: [String: ArraySlice<DefaultSnapshot>]
-        let bSnapshots: [String: ArraySlice<DefaultSnapshot>]
+        /// Each entity's records in primary-key order; positions are indices into these.
+        let aSnapshots: [String: [SnapshotRecord]]
+        let bSnapshots: [String: [SnapshotRecord]]
         /// The matches, for translating A's references: per entity, A's primary key to B's. Not
         /// kept when both documents are one store matched by key: identifiers then mean the same
         /// on both sides.
@@ -29,7 +28,7 @@ extension DocumentDiff {
         private(set) var identifiersAgree = false
 
         init(
-            a: Document, b: Document, requested: MatchStrategy, remapTable: RemapTable?, ignoring: Set<String>,
+            a: DocumentRecords, b: DocumentRecords, requested: MatchStrategy, remapTable: RemapTable?, ignoring: Set<String>,
             onlyEntity: String? = nil
         ) {
             self.a = a
@@ -40,16 +39,8 @@ extension DocumentDiff {
             self.onlyEntity = onlyEntity
             let namesInA = Set(a.schema.entities.map(\.name))
             entityNames = b.schema.entities.map(\.name).filter { namesInA.contains($0) }
-            func runs(of document: Document) -> [String: ArraySlice<DefaultSnapshot>] {
-                Dictionary(
-                    DocumentEncoder.groupedByEntity(document.orderedSnapshots, schema: document.schema).map {
-                        ($0.entity.name, $0.snapshots)
-                    }, uniquingKeysWith: { first, _ in first })
-            }
-            // Each document's order is checked (and its runs found) on a thread of its own.
-            let (runsOfA, runsOfB) = TwoThreads.run({ runs(of: a) }, { runs(of: b) })
-            aSnapshots = runsOfA
-            bSnapshots = runsOfB
+            aSnapshots = Dictionary(uniqueKeysWithValues: entityNames.map { ($0, a.records(of: $0)) })
+            bSnapshots = Dictionary(uniqueKeysWithValues: entityNames.map { ($0, b.records(of: $0)) })
         }
 
         func isIgnored(_ entity: String, _ property: String) -> Bool {
@@ -111,12 +102,11 @@ extension DocumentDiff {
         /// Records that A's object at `i` and B's at `j` (positions in `entity`'s runs `fromA`
         /// and `fromB`) are one.
         private mutating func pair(
-            _ entity: String, _ i: Int, _ j: Int, _ fromA: ArraySlice<DefaultSnapshot>,
-            _ fromB: ArraySlice<DefaultSnapshot>
+            _ entity: String, _ i: Int, _ j: Int, _ fromA: [SnapshotRecord], _ fromB: [SnapshotRecord]
         ) {
             pairs[entity, default: []].append((i, j))
             guard !identifiersAgree else { return }
-            aToB[entity, default: [:]][fromA[i].persistentIdentifier.primaryKey] = fromB[j].persistentIdentifier.primaryKey
+            aToB[entity, default: [:]][fromA[i].primaryKey] = fromB[j].primaryKey
         }
 
         /// B's identifier of the object A's `target` was matched with, if it was.
@@ -134,8 +124,8 @@ extension DocumentDiff {
                 var i = fromA.startIndex
                 var j = fromB.startIndex
                 while i < fromA.endIndex, j < fromB.endIndex {
-                    let x = fromA[i].persistentIdentifier.primaryKey
-                    let y = fromB[j].persistentIdentifier.primaryKey
+                    let x = fromA[i].primaryKey
+                    let y = fromB[j].primaryKey
                     if x == y {
                         pair(entity, i, j, fromA, fromB)
                         i += 1
@@ -149,16 +139,16 @@ extension DocumentDiff {
             case .map:
                 let table = remapTable?.identifiers[entity] ?? [:]
                 var byKey: [String: Int] = [:]
-                for j in fromB.indices where byKey[fromB[j].persistentIdentifier.primaryKey] == nil {
-                    byKey[fromB[j].persistentIdentifier.primaryKey] = j
+                for j in fromB.indices where byKey[fromB[j].primaryKey] == nil {
+                    byKey[fromB[j].primaryKey] = j
                 }
                 for i in fromA.indices {
-                    if let key = table[fromA[i].persistentIdentifier.primaryKey], let j = byKey[key] { pair(entity, i, j, fromA, fromB) }
+                    if let key = table[fromA[i].primaryKey], let j = byKey[key] { pair(entity, i, j, fromA, fromB) }
                 }
             case .unique:
                 let constraint = b.schema.entity(named: entity)!.effectiveUniquenessConstraints[0]
                 matchByFingerprint(entity, fromA, fromB) { _, snapshot, _, hasher in
-                    for name in constraint { hasher.combine(snapshot.values[name] ?? .null) }
+                    for name in constraint { hasher.combine(snapshot[name] ?? .null) }
                 }
             case .content:
                 let attributes = comparedAttributes(of: entity).map(\.name)
@@ -169,9 +159,9 @@ extension DocumentDiff {
                 // First objects equal in everything, then, among the rest, objects with equal
                 // attributes whose references changed (a re-pointed item is a change, not a swap).
                 matchByFingerprint(entity, fromA, fromB) { comparison, snapshot, isA, hasher in
-                    for name in attributes { hasher.combine(snapshot.values[name] ?? .null) }
+                    for name in attributes { hasher.combine(snapshot[name] ?? .null) }
                     for name in toOne {
-                        guard case .reference(let target) = snapshot.values[name] ?? .null else {
+                        guard case .reference(let target) = snapshot[name] ?? .null else {
                             hasher.combine(SnapshotValue.null)
                             continue
                         }
@@ -191,7 +181,7 @@ extension DocumentDiff {
                 matchByFingerprint(
                     entity, fromA, fromB, onlyA: { !pairedA.contains($0) }, onlyB: { !pairedB.contains($0) }
                 ) { _, snapshot, _, hasher in
-                    for name in attributes { hasher.combine(snapshot.values[name] ?? .null) }
+                    for name in attributes { hasher.combine(snapshot[name] ?? .null) }
                 }
             }
         }
@@ -201,16 +191,16 @@ extension DocumentDiff {
         /// values `fingerprint` feeds the hasher; two objects that collide without being equal
         /// would be paired and then shown as changed, never hidden.
         private mutating func matchByFingerprint(
-            _ entity: String, _ fromA: ArraySlice<DefaultSnapshot>, _ fromB: ArraySlice<DefaultSnapshot>,
+            _ entity: String, _ fromA: [SnapshotRecord], _ fromB: [SnapshotRecord],
             onlyA: (Int) -> Bool = { _ in true }, onlyB: (Int) -> Bool = { _ in true },
-            fingerprint: (_ comparison: Comparison, DefaultSnapshot, _ isA: Bool, inout Hasher) -> Void
+            fingerprint: (_ comparison: Comparison, SnapshotRecord, _ isA: Bool, inout Hasher) -> Void
         ) {
             // Both sides are fingerprinted first, at once on two threads (fingerprints read the
             // matches made so far, so this pass's matches are recorded after).
             let admittedA = fromA.indices.map(onlyA)
             let admittedB = fromB.indices.map(onlyB)
             let comparison = self
-            func fingerprints(of run: ArraySlice<DefaultSnapshot>, admitted: [Bool], isA: Bool) -> [Int] {
+            func fingerprints(of run: [SnapshotRecord], admitted: [Bool], isA: Bool) -> [Int] {
                 var hashes = [Int](repeating: 0, count: run.count)
                 for (offset, snapshot) in run.enumerated() where admitted[offset] {
                     var hasher = Hasher()
@@ -270,16 +260,16 @@ extension DocumentDiff {
                     let snapshot = fromB[j]
                     var attributeChanges: [ValueChange] = []
                     for attribute in attributes {
-                        let before = old.values[attribute.name] ?? .null
-                        let after = snapshot.values[attribute.name] ?? .null
+                        let before = old[attribute.name] ?? .null
+                        let after = snapshot[attribute.name] ?? .null
                         if before != after {
                             attributeChanges.append(ValueChange(property: attribute.name, old: before, new: after))
                         }
                     }
                     var relationshipChanges: [ValueChange] = []
                     for relationship in relationships {
-                        let before = translated(old.values[relationship.name] ?? .null)
-                        var after = snapshot.values[relationship.name] ?? .null
+                        let before = translated(old[relationship.name] ?? .null)
+                        var after = snapshot[relationship.name] ?? .null
                         if case .references(let targets) = after { after = .references(targets.sorted()) }
                         if before != after {
                             relationshipChanges.append(ValueChange(property: relationship.name, old: before, new: after))
@@ -301,8 +291,8 @@ extension DocumentDiff {
             let changed = firstHalf + secondHalf
             return EntityDifferences(
                 entity: entity, strategy: strategies[entity] ?? .content,
-                added: fromB.indices.filter { !pairedB[$0 - fromB.startIndex] }.map { fromB[$0] },
-                removed: fromA.indices.filter { !pairedA[$0 - fromA.startIndex] }.map { fromA[$0] }.map { snapshot in
+                added: fromB.indices.filter { !pairedB[$0 - fromB.startIndex] }.map { fromB[$0].snapshot },
+                removed: fromA.indices.filter { !pairedA[$0 - fromA.startIndex] }.map { fromA[$0].snapshot }.map { snapshot in
                     DefaultSnapshot(
                         persistentIdentifier: snapshot.persistentIdentifier,
                         values: snapshot.values.mapValues(translated))

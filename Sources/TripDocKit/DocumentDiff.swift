@@ -87,19 +87,34 @@ public struct DocumentDiff {
         _ a: DocumentFile, _ b: DocumentFile, match: MatchStrategy = .auto, remapTable: RemapTable? = nil,
         entity: String? = nil, ignoring: Set<String> = [], history compareHistory: Bool = false
     ) throws {
-        self.a = Side(file: a.path, storeIdentifier: a.document.storeIdentifier)
-        self.b = Side(file: b.path, storeIdentifier: b.document.storeIdentifier)
-        let schemaA = a.document.schema
-        let schemaB = b.document.schema
+        let (recordsA, recordsB) = TwoThreads.run({ DocumentRecords(a.document) }, { DocumentRecords(b.document) })
+        try self.init(
+            recordsA, at: a.path, recordsB, at: b.path, match: match, remapTable: remapTable, entity: entity,
+            ignoring: ignoring, history: compareHistory)
+    }
+
+    /// Compares `a`, read from `pathA`, with `b`, read from `pathB` (the paths name the sides);
+    /// see ``DocumentFile/readRecordsOfBoth(_:_:limits:)``.
+    ///
+    /// - Throws: As ``init(_:_:match:remapTable:entity:ignoring:history:)``.
+    public init(
+        _ a: DocumentRecords, at pathA: String, _ b: DocumentRecords, at pathB: String, match: MatchStrategy = .auto,
+        remapTable: RemapTable? = nil, entity: String? = nil, ignoring: Set<String> = [],
+        history compareHistory: Bool = false
+    ) throws {
+        self.a = Side(file: pathA, storeIdentifier: a.storeIdentifier)
+        self.b = Side(file: pathB, storeIdentifier: b.storeIdentifier)
+        let schemaA = a.schema
+        let schemaB = b.schema
         if let entity, schemaA.entity(named: entity) == nil || schemaB.entity(named: entity) == nil {
             throw TripDocError.unknownEntity(
-                name: entity, path: schemaA.entity(named: entity) == nil ? a.path : b.path,
+                name: entity, path: schemaA.entity(named: entity) == nil ? pathA : pathB,
                 known: (schemaA.entity(named: entity) == nil ? schemaA : schemaB).entities.map(\.name))
         }
-        if let remapTable, remapTable.fromStore != a.document.storeIdentifier || remapTable.toStore != b.document.storeIdentifier {
+        if let remapTable, remapTable.fromStore != a.storeIdentifier || remapTable.toStore != b.storeIdentifier {
             throw TripDocError.invalidArgument(
                 "the remap table maps store \(remapTable.fromStore) to \(remapTable.toStore), but the documents are "
-                    + "stores \(a.document.storeIdentifier) and \(b.document.storeIdentifier)")
+                    + "stores \(a.storeIdentifier) and \(b.storeIdentifier)")
         }
         if match == .map, remapTable == nil {
             throw TripDocError.invalidArgument("--match map needs --map REMAP.json (written by convert --remap-table)")
@@ -107,7 +122,7 @@ public struct DocumentDiff {
         schemaDifferences = Self.schemaDifferences(schemaA, schemaB, only: entity)
 
         var comparison = Comparison(
-            a: a.document, b: b.document, requested: match, remapTable: remapTable, ignoring: ignoring,
+            a: a, b: b, requested: match, remapTable: remapTable, ignoring: ignoring,
             onlyEntity: entity)
         try comparison.matchAll()
         entities = comparison.entityNames.filter { entity == nil || $0 == entity }.map { comparison.differences(of: $0) }
@@ -117,11 +132,11 @@ public struct DocumentDiff {
                     + "\(transaction.author ?? "")|"
                     + transaction.changes.map { "\($0.kind) \($0.changedPersistentIdentifier.entityName)" }.joined(separator: ",")
             }
-            let inA = Set(a.document.history.transactions.map(signature))
-            let inB = Set(b.document.history.transactions.map(signature))
+            let inA = Set(a.history.transactions.map(signature))
+            let inB = Set(b.history.transactions.map(signature))
             history = (
-                a.document.history.transactions.filter { !inB.contains(signature($0)) },
-                b.document.history.transactions.filter { !inA.contains(signature($0)) }
+                a.history.transactions.filter { !inB.contains(signature($0)) },
+                b.history.transactions.filter { !inA.contains(signature($0)) }
             )
         }
     }

@@ -49,9 +49,32 @@ public struct DocumentFile {
     public static func readBoth(_ first: String, _ second: String, limits: DocumentLimits = .standard) throws
         -> (DocumentFile, DocumentFile)
     {
-        let (a, b) = TwoThreads.run(
-            { Result { try DocumentFile.read(first, limits: limits) } },
-            { Result { try DocumentFile.read(second, limits: limits) } })
+        try both(first, second) { try DocumentFile.read($0, limits: limits) }
+    }
+
+    /// Reads the document at `path` (standard input for `-`) as records, recognising its format
+    /// by its bytes: what comparing large documents needs (see ``DocumentRecords``).
+    ///
+    /// - Throws: As ``read(_:limits:)``.
+    public static func readRecords(_ path: String, limits: DocumentLimits = .standard) throws -> DocumentRecords {
+        let data = try DocumentFileReader.contents(of: path, limits: limits, mapped: true)
+        var collector = DocumentRecordCollector()
+        try format(of: data, path: path).readDocument(from: data, file: path, limits: limits, into: &collector)
+        return collector.finish()
+    }
+
+    /// Reads two documents as records at once, one per core (standard input may be one of them).
+    ///
+    /// - Throws: The first path's error if both fail.
+    public static func readRecordsOfBoth(_ first: String, _ second: String, limits: DocumentLimits = .standard) throws
+        -> (DocumentRecords, DocumentRecords)
+    {
+        try both(first, second) { try readRecords($0, limits: limits) }
+    }
+
+    /// `read` of `first` and of `second`, at once on two threads.
+    private static func both<T>(_ first: String, _ second: String, read: (String) throws -> T) throws -> (T, T) {
+        let (a, b) = TwoThreads.run({ Result { try read(first) } }, { Result { try read(second) } })
         return (try a.get(), try b.get())
     }
 

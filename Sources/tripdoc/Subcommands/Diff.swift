@@ -77,15 +77,15 @@ extension TripDocCommand {
         }
 
         func run() throws {
-            let (first, second) = try DocumentFile.readBoth(a, b, limits: limitOptions.limits())
+            let (first, second) = try DocumentFile.readRecordsOfBoth(a, b, limits: limitOptions.limits())
             let table = try map.map { try RemapTable.read(from: $0) }
             let diff = try DocumentDiff(
-                first, second, match: DocumentDiff.MatchStrategy(rawValue: match)!, remapTable: table, entity: entity,
+                first, at: a, second, at: b, match: DocumentDiff.MatchStrategy(rawValue: match)!, remapTable: table, entity: entity,
                 ignoring: Set(ignore), history: history)
             if !quiet {
                 if json {
                     FileHandle.standardOutput.write(
-                        try diff.jsonData(schemaA: first.document.schema, schemaB: second.document.schema))
+                        try diff.jsonData(schemaA: first.schema, schemaB: second.schema))
                 } else {
                     let colour = isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
                     print(diff.text(colour: colour), terminator: "")

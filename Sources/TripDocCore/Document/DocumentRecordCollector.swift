@@ -1,0 +1,78 @@
+import Foundation
+
+/// The sink that keeps a whole document as records: ``DocumentRecords``. Records the reader
+/// decoded are kept as they are; snapshots handed over as dictionaries are laid out by their
+/// entity's plan.
+public struct DocumentRecordCollector: DocumentDecodingSink {
+    private var header: DocumentHeader?
+    private var schema = Schema([])
+    private var history = DocumentHistory()
+    private var recordsByEntity: [String: [SnapshotRecord]] = [:]
+    /// The layout of each entity's records, taken from the first record (or made from the schema).
+    private var plans: [String: EntityCodingPlan] = [:]
+
+    /// An empty collector.
+    public init() {}
+
+    init(header: DocumentHeader, schema: Schema, history: DocumentHistory) {
+        self.header = header
+        self.schema = schema
+        self.history = history
+    }
+
+    /// The records collected, each entity's sorted by primary key unless they came in order.
+    ///
+    /// - Precondition: ``begin(header:schema:history:)`` has been called.
+    public consuming func finish() -> DocumentRecords {
+        for (entity, records) in recordsByEntity where !Self.isOrdered(records) {
+            recordsByEntity[entity] = records.sorted { PrimaryKeyOrder.precedes($0.primaryKey, $1.primaryKey) }
+        }
+        return DocumentRecords(header: header!, schema: schema, history: history, recordsByEntity: recordsByEntity)
+    }
+
+    private static func isOrdered(_ records: [SnapshotRecord]) -> Bool {
+        var index = 1
+        while index < records.count, PrimaryKeyOrder.precedes(records[index - 1].primaryKey, records[index].primaryKey) {
+            index += 1
+        }
+        return index >= records.count
+    }
+
+    /// Keeps `snapshot` laid out by its entity's plan; a snapshot of an entity the schema lacks
+    /// is left out.
+    mutating func collect(_ snapshot: DefaultSnapshot) {
+        guard let plan = plan(of: snapshot.entityName) else { return }
+        recordsByEntity[plan.name, default: []].append(SnapshotRecord.of(snapshot, plan: plan).record)
+    }
+
+    private mutating func plan(of entity: String) -> EntityCodingPlan? {
+        if let plan = plans[entity] { return plan }
+        guard let declared = schema.entity(named: entity) else { return nil }
+        let plan = EntityCodingPlan(declared)
+        plans[entity] = plan
+        return plan
+    }
+
+    public mutating func begin(header: DocumentHeader, schema: Schema, history: DocumentHistory?) throws {
+        self.header = header
+        self.schema = schema
+        self.history = history ?? DocumentHistory()
+    }
+
+    public mutating func beginEntity(_ entity: Schema.Entity) throws {}
+
+    public mutating func add(_ snapshot: DefaultSnapshot) throws { collect(snapshot) }
+
+    public mutating func add(record: consuming SnapshotRecord) throws {
+        let entity = record.entityName
+        if plans[entity] == nil, schema.entity(named: entity) != nil { plans[entity] = record.plan }
+        guard let plan = plans[entity], plan === record.plan || plan.hasTheLayout(of: record.plan) else {
+            return collect(record.snapshot)
+        }
+        recordsByEntity[entity, default: []].append(consume record)
+    }
+
+    public mutating func endEntity(_ entity: Schema.Entity, count: Int) throws {}
+
+    public mutating func lateHistory(_ history: DocumentHistory) throws { self.history = history }
+}
