@@ -147,8 +147,9 @@ extension DocumentDiff {
                 }
             case .unique:
                 let constraint = b.schema.entity(named: entity)!.effectiveUniquenessConstraints[0]
-                matchByFingerprint(entity, fromA, fromB) { _, snapshot, _, hasher in
-                    for name in constraint { hasher.combine(snapshot[name] ?? .null) }
+                let places = (Self.positions(of: constraint, in: fromA), Self.positions(of: constraint, in: fromB))
+                matchByFingerprint(entity, fromA, fromB) { _, snapshot, isA, hasher in
+                    for position in isA ? places.0 : places.1 { hasher.combine(Self.value(of: snapshot, at: position)) }
                 }
             case .content:
                 let attributes = comparedAttributes(of: entity).map(\.name)
@@ -156,12 +157,16 @@ extension DocumentDiff {
                     !$0.isToMany && !isIgnored(entity, $0.name)
                         && a.schema.entity(named: entity)?.relationship(named: $0.name)?.destination == $0.destination
                 }.map(\.name)
+                let attributePlaces = (Self.positions(of: attributes, in: fromA), Self.positions(of: attributes, in: fromB))
+                let toOnePlaces = (Self.positions(of: toOne, in: fromA), Self.positions(of: toOne, in: fromB))
                 // First objects equal in everything, then, among the rest, objects with equal
                 // attributes whose references changed (a re-pointed item is a change, not a swap).
                 matchByFingerprint(entity, fromA, fromB) { comparison, snapshot, isA, hasher in
-                    for name in attributes { hasher.combine(snapshot[name] ?? .null) }
-                    for name in toOne {
-                        guard case .reference(let target) = snapshot[name] ?? .null else {
+                    for position in isA ? attributePlaces.0 : attributePlaces.1 {
+                        hasher.combine(Self.value(of: snapshot, at: position))
+                    }
+                    for position in isA ? toOnePlaces.0 : toOnePlaces.1 {
+                        guard case .reference(let target) = Self.value(of: snapshot, at: position) else {
                             hasher.combine(SnapshotValue.null)
                             continue
                         }
@@ -180,10 +185,25 @@ extension DocumentDiff {
                 let pairedB = Set((pairs[entity] ?? []).map(\.1))
                 matchByFingerprint(
                     entity, fromA, fromB, onlyA: { !pairedA.contains($0) }, onlyB: { !pairedB.contains($0) }
-                ) { _, snapshot, _, hasher in
-                    for name in attributes { hasher.combine(snapshot[name] ?? .null) }
+                ) { _, snapshot, isA, hasher in
+                    for position in isA ? attributePlaces.0 : attributePlaces.1 {
+                        hasher.combine(Self.value(of: snapshot, at: position))
+                    }
                 }
             }
+        }
+
+        /// Where each of `names` is in `run`'s records (`nil` for a property they lack): records
+        /// of one entity are laid out alike, so their values are read by position.
+        static func positions(of names: [String], in run: [SnapshotRecord]) -> [Int?] {
+            guard let first = run.first else { return names.map { _ in nil } }
+            return names.map { first.position(of: $0) }
+        }
+
+        /// The value of `record` at `position`; nil for a property its records lack.
+        static func value(of record: SnapshotRecord, at position: Int?) -> SnapshotValue {
+            guard let position else { return .null }
+            return record.value(at: position)
         }
 
         /// Pairs objects with equal fingerprints, first come first served, in document order,
@@ -245,6 +265,12 @@ extension DocumentDiff {
             let fromB = bSnapshots[entity] ?? []
             let attributes = comparedAttributes(of: entity)
             let relationships = reportedRelationships(of: entity)
+            let attributeNames = attributes.map(\.name)
+            let relationshipNames = relationships.map(\.name)
+            let attributePlaces = (Self.positions(of: attributeNames, in: fromA), Self.positions(of: attributeNames, in: fromB))
+            let relationshipPlaces = (
+                Self.positions(of: relationshipNames, in: fromA), Self.positions(of: relationshipNames, in: fromB)
+            )
             let matched = (pairs[entity] ?? []).sorted { $0.1 < $1.1 }
             var pairedA = [Bool](repeating: false, count: fromA.count)
             var pairedB = [Bool](repeating: false, count: fromB.count)
@@ -259,20 +285,20 @@ extension DocumentDiff {
                     let old = fromA[i]
                     let snapshot = fromB[j]
                     var attributeChanges: [ValueChange] = []
-                    for attribute in attributes {
-                        let before = old[attribute.name] ?? .null
-                        let after = snapshot[attribute.name] ?? .null
+                    for (index, name) in attributeNames.enumerated() {
+                        let before = Self.value(of: old, at: attributePlaces.0[index])
+                        let after = Self.value(of: snapshot, at: attributePlaces.1[index])
                         if before != after {
-                            attributeChanges.append(ValueChange(property: attribute.name, old: before, new: after))
+                            attributeChanges.append(ValueChange(property: name, old: before, new: after))
                         }
                     }
                     var relationshipChanges: [ValueChange] = []
-                    for relationship in relationships {
-                        let before = translated(old[relationship.name] ?? .null)
-                        var after = snapshot[relationship.name] ?? .null
+                    for (index, name) in relationshipNames.enumerated() {
+                        let before = translated(Self.value(of: old, at: relationshipPlaces.0[index]))
+                        var after = Self.value(of: snapshot, at: relationshipPlaces.1[index])
                         if case .references(let targets) = after { after = .references(targets.sorted()) }
                         if before != after {
-                            relationshipChanges.append(ValueChange(property: relationship.name, old: before, new: after))
+                            relationshipChanges.append(ValueChange(property: name, old: before, new: after))
                         }
                     }
                     if !attributeChanges.isEmpty || !relationshipChanges.isEmpty {

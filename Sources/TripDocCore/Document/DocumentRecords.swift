@@ -19,7 +19,8 @@ public struct DocumentRecords: Sendable {
     /// The store identifier, from the header.
     public var storeIdentifier: String { header.storeIdentifier }
 
-    /// The records of `entity`, in primary-key order (none for an entity the schema lacks).
+    /// The records of `entity`, in primary-key order (none for an entity the schema lacks), all
+    /// laid out alike: a ``SnapshotRecord/position(of:)`` of one is good for all.
     public func records(of entity: String) -> [SnapshotRecord] { recordsByEntity[entity] ?? [] }
 
     /// The records of `document`'s snapshots; snapshots of entities its schema lacks, and

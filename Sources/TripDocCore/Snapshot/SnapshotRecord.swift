@@ -44,6 +44,14 @@ public struct SnapshotRecord: Sendable {
         plan.propertiesByName[name].map { values[$0.index] }
     }
 
+    /// Where the property `name` is among the record's values, or `nil` when its entity has no
+    /// such property; with ``value(at:)``, a lookup by name made once for many records laid out
+    /// alike (as ``DocumentRecords`` keeps each entity's).
+    public func position(of name: String) -> Int? { plan.propertiesByName[name]?.index }
+
+    /// The value at `position` (from ``position(of:)`` of a record laid out alike).
+    public func value(at position: Int) -> SnapshotValue { values[position] }
+
     /// The snapshot with its values keyed by name.
     public var snapshot: DefaultSnapshot {
         var dictionary: [String: SnapshotValue] = [:]
