@@ -181,10 +181,14 @@ extension DocumentDiff {
                         }
                     }
                 }
-                let pairedA = Set((pairs[entity] ?? []).map(\.0))
-                let pairedB = Set((pairs[entity] ?? []).map(\.1))
+                var pairedA = [Bool](repeating: false, count: fromA.count)
+                var pairedB = [Bool](repeating: false, count: fromB.count)
+                for (i, j) in pairs[entity] ?? [] {
+                    pairedA[i] = true
+                    pairedB[j] = true
+                }
                 matchByFingerprint(
-                    entity, fromA, fromB, onlyA: { !pairedA.contains($0) }, onlyB: { !pairedB.contains($0) }
+                    entity, fromA, fromB, onlyA: { [pairedA] in !pairedA[$0] }, onlyB: { [pairedB] in !pairedB[$0] }
                 ) { _, snapshot, isA, hasher in
                     for position in isA ? attributePlaces.0 : attributePlaces.1 {
                         hasher.combine(Self.value(of: snapshot, at: position))
