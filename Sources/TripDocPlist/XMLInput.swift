@@ -1,4 +1,5 @@
 import Foundation
+import TripDocCore
 
 /// A document's bytes, borrowed for as long as any ``XMLEventReader`` reads them: the caller
 /// keeps them alive (``PlistFormat`` reads inside `Data.withUnsafeBytes`), so a mapped file is
@@ -25,6 +26,20 @@ final class XMLInput {
 
     /// The number of bytes (the buffer has at least one, for an empty document).
     let count: Int
+
+    /// The line and column (1-based; columns count bytes) of the byte at `offset`, worked out
+    /// from the bytes (for messages only: it reads them up to there).
+    func location(ofOffset offset: Int) -> SourceLocation {
+        let end = min(max(offset, 0), count)
+        guard let base = bytes.baseAddress else { return SourceLocation(line: 1, column: 1) }
+        var line = 1
+        var lineStart = base
+        while lineStart < base + end, let newline = memchr(lineStart, 0x0A, base + end - lineStart) {
+            line += 1
+            lineStart = UnsafeRawPointer(newline) + 1
+        }
+        return SourceLocation(line: line, column: base + end - lineStart + 1)
+    }
 
     /// The byte offset of a `<!DOCTYPE … [` internal subset, or `nil` when the document has none.
     /// An internal subset is where entities (billion laughs, external entities) are declared;
