@@ -20,7 +20,7 @@ extension DocumentDiff {
         /// kept when both documents are one store matched by key: identifiers then mean the same
         /// on both sides.
         var aToB: [String: [String: String]] = [:]
-        /// The matches of each entity, as positions in its runs (A's, B's).
+        /// The matches of each entity, as positions in its records (A's, B's).
         var pairs: [String: [(Int, Int)]] = [:]
         var strategies: [String: MatchStrategy] = [:]
         /// Whether identifiers are the same on both sides (one store, matched by key); set once
@@ -39,8 +39,8 @@ extension DocumentDiff {
             self.onlyEntity = onlyEntity
             let namesInA = Set(a.schema.entities.map(\.name))
             entityNames = b.schema.entities.map(\.name).filter { namesInA.contains($0) }
-            aSnapshots = Dictionary(uniqueKeysWithValues: entityNames.map { ($0, a.records(of: $0)) })
-            bSnapshots = Dictionary(uniqueKeysWithValues: entityNames.map { ($0, b.records(of: $0)) })
+            aSnapshots = Dictionary(entityNames.map { ($0, a.records(of: $0)) }, uniquingKeysWith: { first, _ in first })
+            bSnapshots = Dictionary(entityNames.map { ($0, b.records(of: $0)) }, uniquingKeysWith: { first, _ in first })
         }
 
         func isIgnored(_ entity: String, _ property: String) -> Bool {
@@ -99,7 +99,7 @@ extension DocumentDiff {
             for entity in entityNames where strategies[entity] == .content { match(entity) }
         }
 
-        /// Records that A's object at `i` and B's at `j` (positions in `entity`'s runs `fromA`
+        /// Records that A's object at `i` and B's at `j` (positions in `entity`'s records `fromA`
         /// and `fromB`) are one.
         private mutating func pair(
             _ entity: String, _ i: Int, _ j: Int, _ fromA: [SnapshotRecord], _ fromB: [SnapshotRecord]
@@ -120,7 +120,7 @@ extension DocumentDiff {
             let fromB = bSnapshots[entity] ?? []
             switch strategies[entity]! {
             case .key, .auto:
-                // Both runs are in primary-key order: walk them together.
+                // Both sides are in primary-key order: walk them together.
                 var i = fromA.startIndex
                 var j = fromB.startIndex
                 while i < fromA.endIndex, j < fromB.endIndex {

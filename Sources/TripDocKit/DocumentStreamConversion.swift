@@ -2,9 +2,10 @@ import Foundation
 import TripDoc
 
 /// `tripdoc convert` for documents larger than memory: the source is decoded one snapshot at a
-/// time, each snapshot is checked, moved to the new store and written to the output at once, so
-/// memory holds the header, schema and history, the integrity check's compact tables and one
-/// snapshot, never the whole document. The bytes are exactly those of ``DocumentConversion``
+/// time, and each snapshot is checked, moved to the new store and written to the output as it
+/// comes (on three threads, handing batches of at most 512 records on), so memory holds the
+/// header, schema and history, the integrity check's compact tables and a few thousand
+/// snapshots, never the whole document. The bytes are exactly those of ``DocumentConversion``
 /// without renumbering.
 ///
 /// It needs what tripdoc itself writes: the history before the snapshots, and the snapshots in
@@ -49,6 +50,8 @@ public struct DocumentStreamConversion: DocumentDecodingSink {
         var written: DocumentStreamConversion
         do {
             written = try BackgroundSink.run(conversion) { writing in
+                // The checking thread has the writing feeder until it is done; `writing` is
+                // not touched meanwhile (the two copies share the batch being filled).
                 var checked = try BackgroundSink.run(IntegrityCheckingSink(next: writing)) { checking in
                     try format.readDocument(from: data, file: path, limits: limits, into: &checking)
                 }

@@ -43,3 +43,53 @@ import TripDocTestSupport
         #expect(records.records(of: "Everything").count == document.snapshots.count - 1)
     }
 }
+
+/// Values by position, and records of another layout than the schema's.
+@Suite struct DocumentRecordLayoutTests {
+    @Test func aPositionFromOneRecordReadsEveryRecordOfItsEntity() {
+        let document = EdgeCaseDocuments.document()
+        let records = DocumentRecords(document).records(of: "Everything")
+        let position = records[0].position(of: "string")
+        #expect(position != nil)
+        #expect(records[0].position(of: "nothing") == nil)
+        for (record, snapshot) in zip(records, document.orderedSnapshots) {
+            #expect(record.value(at: position!) == snapshot["string"])
+        }
+    }
+
+    /// The collector is told a schema whose entity lacks two attributes; the reader decodes by
+    /// the document's own. The kept records are laid out by the collector's schema.
+    @Test func recordsOfAnotherLayoutAreLaidOutByTheSchema() throws {
+        let document = EdgeCaseDocuments.document()
+        let bytes = try JSONFormat().writeDocument(document)
+        let full = EdgeCaseDocuments.schema.entities[0]
+        let narrower = Schema(
+            [
+                Schema.Entity(
+                    name: full.name, attributes: full.attributes.filter { $0.name != "int8" && $0.name != "uuid" },
+                    relationships: full.relationships, uniquenessConstraints: full.uniquenessConstraints)
+            ], version: EdgeCaseDocuments.schema.version)
+        struct Narrowing: DocumentDecodingSink {
+            var inner = DocumentRecordCollector()
+            let schema: Schema
+            mutating func begin(header: DocumentHeader, schema _: Schema, history: DocumentHistory?) throws {
+                try inner.begin(header: header, schema: schema, history: history)
+            }
+            mutating func beginEntity(_ entity: Schema.Entity) throws {}
+            mutating func add(_ snapshot: DefaultSnapshot) throws { try inner.add(snapshot) }
+            mutating func add(record: consuming SnapshotRecord) throws { try inner.add(record: record) }
+            mutating func endEntity(_ entity: Schema.Entity, count: Int) throws {}
+            mutating func lateHistory(_ history: DocumentHistory) throws { try inner.lateHistory(history) }
+        }
+        var sink = Narrowing(schema: narrower)
+        try JSONFormat().readDocument(from: bytes, file: "doc.json", limits: .standard, into: &sink)
+        let records = sink.inner.finish().records(of: "Everything")
+        #expect(records.count == document.snapshots.count)
+        #expect(records[0].position(of: "int8") == nil)
+        #expect(records[0].position(of: "uuid") == nil)
+        for (record, snapshot) in zip(records, document.orderedSnapshots) {
+            #expect(record.value(at: records[0].position(of: "string")!) == snapshot["string"])
+            #expect(record.value(at: records[0].position(of: "int16")!) == snapshot["int16"])
+        }
+    }
+}

@@ -6,8 +6,9 @@ import Foundation
 /// at most (of 64 records at first, doubling to 512); it waits when the queue is full.
 ///
 /// Use ``run(_:decode:)``: it starts the thread, calls `decode` with a sink to decode into, and
-/// returns the inner sink when both sides are done. An error on either side stops both; the
-/// first one is thrown.
+/// returns the inner sink when both sides are done. An error of the inner sink stops the
+/// decoding (its next hand-over throws) and is the one thrown; an error of `decode` lets the
+/// inner sink finish what is queued, and is then thrown.
 public final class BackgroundSink<Inner: DocumentDecodingSink>: @unchecked Sendable {
     private enum Call {
         case begin(DocumentHeader, Schema, DocumentHistory?)

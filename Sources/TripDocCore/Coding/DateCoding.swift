@@ -45,7 +45,8 @@ public enum DateCoding {
             guard let digits = shortestFraction(fraction, whole: whole, target: interval) else { return nil }
             fractionDigits = "." + digits
         }
-        // Written in place, one allocation: the fields are fixed-width (the year is 0001–9999).
+        // Written in place, in one allocation for whole seconds (a fraction is appended): the
+        // fields are fixed-width (the year is 0001–9999).
         let text = String(unsafeUninitializedCapacity: 20) { buffer in
             func put(_ value: Int64, width: Int, at offset: Int) {
                 var rest = value

@@ -1,14 +1,14 @@
 import Foundation
 
-/// The sink that keeps a whole document as records: ``DocumentRecords``. Records the reader
-/// decoded are kept as they are; snapshots handed over as dictionaries are laid out by their
-/// entity's plan.
+/// The sink that keeps a whole document as records: ``DocumentRecords``. Each entity's records
+/// are laid out by the schema's entity: a record the reader decoded that way is kept as it is;
+/// any other record, and a snapshot handed over as a dictionary, is laid out anew.
 public struct DocumentRecordCollector: DocumentDecodingSink {
     private var header: DocumentHeader?
     private var schema = Schema([])
     private var history = DocumentHistory()
     private var recordsByEntity: [String: [SnapshotRecord]] = [:]
-    /// The layout of each entity's records, taken from the first record (or made from the schema).
+    /// The layout of each entity's records, made from the schema.
     private var plans: [String: EntityCodingPlan] = [:]
 
     /// An empty collector.
@@ -64,12 +64,10 @@ public struct DocumentRecordCollector: DocumentDecodingSink {
     public mutating func add(_ snapshot: DefaultSnapshot) throws { collect(snapshot) }
 
     public mutating func add(record: consuming SnapshotRecord) throws {
-        let entity = record.entityName
-        if plans[entity] == nil, schema.entity(named: entity) != nil { plans[entity] = record.plan }
-        guard let plan = plans[entity], plan === record.plan || plan.hasTheLayout(of: record.plan) else {
+        guard let plan = plan(of: record.entityName), plan.hasTheLayout(of: record.plan) else {
             return collect(record.snapshot)
         }
-        recordsByEntity[entity, default: []].append(consume record)
+        recordsByEntity[plan.name, default: []].append(consume record)
     }
 
     public mutating func endEntity(_ entity: Schema.Entity, count: Int) throws {}

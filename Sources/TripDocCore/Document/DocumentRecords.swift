@@ -24,7 +24,9 @@ public struct DocumentRecords: Sendable {
     public func records(of entity: String) -> [SnapshotRecord] { recordsByEntity[entity] ?? [] }
 
     /// The records of `document`'s snapshots; snapshots of entities its schema lacks, and
-    /// values of properties their entity lacks, are left out.
+    /// values of properties their entity lacks, are left out, and a property a snapshot lacks is
+    /// nil. A record names its snapshot by store, entity and primary key (a temporary
+    /// identifier, which no document holds, loses its mark).
     public init(_ document: Document) {
         var collector = DocumentRecordCollector(header: document.header, schema: document.schema, history: document.history)
         for snapshot in document.snapshots { collector.collect(snapshot) }

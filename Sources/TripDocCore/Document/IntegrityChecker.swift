@@ -409,7 +409,7 @@ public struct IntegrityChecker {
             // pass over two sorted lists instead of a search per reference (a million searches
             // through a million pairs each missed the cache at every step).
             var unmatched = [Set<UInt64>](repeating: [], count: inverseNumbers.count)
-            for (relationship, inverse) in inverseNumbers.enumerated() where inverse >= 0 {
+            for (relationship, inverse) in inverseNumbers.enumerated() where inverse >= 0 && !pairs[relationship].isEmpty {
                 var backwards = pairs[inverse].map { Self.pair(Self.target(of: $0), Self.source(of: $0)) }
                 backwards.sort()
                 unmatched[relationship] = Self.missing(pairs[relationship], from: backwards)

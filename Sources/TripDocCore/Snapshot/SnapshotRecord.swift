@@ -49,8 +49,14 @@ public struct SnapshotRecord: Sendable {
     /// alike (as ``DocumentRecords`` keeps each entity's).
     public func position(of name: String) -> Int? { plan.propertiesByName[name]?.index }
 
-    /// The value at `position` (from ``position(of:)`` of a record laid out alike).
-    public func value(at position: Int) -> SnapshotValue { values[position] }
+    /// The value at `position`.
+    ///
+    /// - Precondition: `position` is from ``position(of:)`` of a record laid out alike (of the
+    ///   same entity in one ``DocumentRecords``).
+    public func value(at position: Int) -> SnapshotValue {
+        precondition(values.indices.contains(position), "position \(position) is not one of \(plan.name)'s properties")
+        return values[position]
+    }
 
     /// The snapshot with its values keyed by name.
     public var snapshot: DefaultSnapshot {

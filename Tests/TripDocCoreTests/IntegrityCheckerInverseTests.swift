@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+import TripDocCore
+
+/// Inverses the check must get right besides a plain pair: a relationship that is its own
+/// inverse, and an inverse the destination does not have.
+@Suite struct IntegrityCheckerInverseTests {
+    static let store = "STORE"
+
+    static func person(_ key: String, friends: [String], spouse: String? = nil) -> DefaultSnapshot {
+        func identifier(_ key: String) -> PersistentIdentifier {
+            PersistentIdentifier(storeIdentifier: store, entityName: "Person", primaryKey: key)
+        }
+        return DefaultSnapshot(
+            persistentIdentifier: identifier(key),
+            values: [
+                "name": .string("person \(key)"), "friends": .references(friends.map(identifier)),
+                "spouse": spouse.map { .reference(identifier($0)) } ?? .null,
+            ])
+    }
+
+    static func document(_ snapshots: [DefaultSnapshot], spouseInverse: String = "spouse") -> Document {
+        let schema = Schema([
+            Schema.Entity(
+                name: "Person", attributes: [.init("name", .string)],
+                relationships: [
+                    .init("friends", destination: "Person", isToMany: true, inverse: "friends"),
+                    .init("spouse", destination: "Person", inverse: spouseInverse),
+                ])
+        ])
+        var document = Document.empty(schema: schema, storeIdentifier: store)
+        document.snapshots = snapshots
+        return document
+    }
+
+    @Test func aRelationshipThatIsItsOwnInverseMustPointBothWays() {
+        let agreeing = Self.document([
+            Self.person("1", friends: ["2", "3"], spouse: "2"), Self.person("2", friends: ["1"], spouse: "1"),
+            Self.person("3", friends: ["1"]),
+        ])
+        #expect(IntegrityChecker().problems(in: agreeing) == [])
+        let oneWay = Self.document([
+            Self.person("1", friends: ["2", "3"], spouse: "2"), Self.person("2", friends: ["1"], spouse: "1"),
+            Self.person("3", friends: []),
+        ])
+        #expect(
+            IntegrityChecker().problems(in: oneWay).map(\.description) == [
+                "Person/1.friends: points at Person/3, whose friends does not point back"
+            ])
+    }
+
+    @Test func anInverseTheDestinationLacksNeverAgrees() {
+        let document = Self.document(
+            [Self.person("1", friends: [], spouse: "2"), Self.person("2", friends: [], spouse: "1")],
+            spouseInverse: "partner")
+        #expect(
+            IntegrityChecker().problems(in: document).map(\.description) == [
+                "Person/1.spouse: points at Person/2, whose partner does not point back",
+                "Person/2.spouse: points at Person/1, whose partner does not point back",
+            ])
+    }
+}
