@@ -23,9 +23,10 @@ final class XMLEventReader {
 
     private let parser: XMLChunkParser
     private let input: XMLInput
-    /// The batch being read and the current node in it (`cursor`).
-    private var batch = XMLChunkParser.Batch.start
-    private var cursor = -1
+    /// The batch being read and the current node in it (`cursor`): this reader's alone, used on
+    /// one thread, so Swift's dynamic exclusivity checks are left out.
+    @exclusivity(unchecked) private var batch = XMLChunkParser.Batch()
+    @exclusivity(unchecked) private var cursor = -1
 
     /// Opens a reader at the start of `input`.
     init(_ input: XMLInput) throws {
@@ -53,7 +54,7 @@ final class XMLEventReader {
                 }
                 return false
             }
-            batch = parser.nextBatch()
+            batch = parser.nextBatch(handingBack: batch)
             cursor = 0
         }
         return true
