@@ -1,5 +1,5 @@
 // The only file that includes libxml2. Swift reaches libxml2 through this module alone, and
-// only Sources/TripDocPlist/XMLEventReader.swift calls it.
+// only Sources/TripDocPlist/XMLChunkParser.swift calls it.
 #ifndef CLIBXML2_SHIM_H
 #define CLIBXML2_SHIM_H
 
