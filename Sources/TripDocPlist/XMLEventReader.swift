@@ -27,6 +27,9 @@ final class XMLEventReader {
     /// one thread, so Swift's dynamic exclusivity checks are left out.
     @exclusivity(unchecked) private var batch = XMLChunkParser.Batch()
     @exclusivity(unchecked) private var cursor = -1
+    /// A copy of the current node (`nil` past the end): reading a field of it does not touch the
+    /// batch, an object each access would otherwise retain and release.
+    @exclusivity(unchecked) private var current: XMLChunkParser.Event?
 
     /// Opens a reader at the start of `input`.
     init(_ input: XMLInput) throws {
@@ -48,6 +51,7 @@ final class XMLEventReader {
         while cursor >= batch.events.count {
             if batch.isLast {
                 cursor = batch.events.count
+                current = nil
                 if let error = batch.error {
                     throw StructuredReadError(
                         location: error.location, message: "the XML is not well-formed: \(error.message)")
@@ -57,43 +61,41 @@ final class XMLEventReader {
             batch = parser.nextBatch(handingBack: batch)
             cursor = 0
         }
+        current = batch.events[cursor]
         return true
     }
 
     // MARK: The current node
 
-    private var current: XMLChunkParser.Event { batch.events[cursor] }
-
     /// The current node's type.
-    var nodeType: NodeType { cursor < batch.events.count ? current.type : .none }
+    var nodeType: NodeType { current?.type ?? .none }
 
     /// The element's (or entity reference's) qualified name (`dict`); empty for other nodes.
     var name: String {
-        guard cursor < batch.events.count, current.name >= 0 else { return "" }
+        guard let current, current.name >= 0 else { return "" }
         return batch.names[Int(current.name)]
     }
 
     /// The text of a text, whitespace or CDATA node.
     var value: String {
-        guard cursor < batch.events.count else { return "" }
-        let event = current
+        guard let event = current else { return "" }
         return batch.text.withUnsafeBufferPointer {
             String(decoding: UnsafeBufferPointer(rebasing: $0[Int(event.textStart)..<Int(event.textEnd)]), as: UTF8.self)
         }
     }
 
     /// Whether the element is written `<name/>`.
-    var isEmptyElement: Bool { cursor < batch.events.count && current.isEmpty }
+    var isEmptyElement: Bool { current?.isEmpty ?? false }
 
     /// The node's depth in the tree (the root element is 0).
-    var depth: Int { cursor < batch.events.count ? Int(current.depth) : 0 }
+    var depth: Int { current.map { Int($0.depth) } ?? 0 }
 
     /// How many bytes of the input the parser had been given when it reported the node, less a
     /// chunk: the bytes before are parsed.
-    var bytesConsumed: Int { cursor < batch.events.count ? max(0, current.fed - XMLChunkParser.chunkSize) : 0 }
+    var bytesConsumed: Int { current.map { max(0, $0.fed - XMLChunkParser.chunkSize) } ?? 0 }
 
     /// Where the current node starts in the input (the end of the input past the last node).
-    var offset: Int { cursor < batch.events.count ? current.offset : input.count }
+    var offset: Int { current?.offset ?? input.count }
 
     /// The line and column of the byte at `offset` (see ``XMLInput/location(ofOffset:)``).
     func location(ofOffset offset: Int) -> SourceLocation { input.location(ofOffset: offset) }
