@@ -48,12 +48,14 @@ public struct InspectionReport: Codable, Hashable, Sendable {
     public var entries: [ArchiveEntryReport]?
 
     /// Reads and inspects the document at `path` (standard input for `-`) under `limits`, one
-    /// snapshot at a time: memory holds the integrity check's tables, not the document.
+    /// snapshot at a time: memory holds the integrity check's tables, not the document. The
+    /// snapshots are checked on a thread of their own as they are decoded.
     public static func inspect(path: String, limits: DocumentLimits = .standard) throws -> InspectionReport {
         let data = try DocumentFileReader.contents(of: path, limits: limits, mapped: true)
         let format = try DocumentFile.format(of: data, path: path)
-        var inspection = Inspection()
-        try format.readDocument(from: data, file: path, limits: limits, into: &inspection)
+        var inspection = try BackgroundSink.run(Inspection()) { decoded in
+            try format.readDocument(from: data, file: path, limits: limits, into: &decoded)
+        }
         var report = InspectionReport(
             path: path, size: data.count, format: format, header: inspection.header!, schema: inspection.schema!,
             counts: inspection.counts, history: inspection.history, problems: inspection.checker!.finish())
