@@ -118,6 +118,11 @@ extension DocumentDiff {
         private mutating func match(_ entity: String) {
             let fromA = aSnapshots[entity] ?? []
             let fromB = bSnapshots[entity] ?? []
+            // Room for every pair at once: a table of a million keys that grows step by step
+            // hashes every key again each time.
+            let most = min(fromA.count, fromB.count)
+            pairs[entity, default: []].reserveCapacity(most)
+            if !identifiersAgree { aToB[entity, default: [:]].reserveCapacity(most) }
             switch strategies[entity]! {
             case .key, .auto:
                 // Both sides are in primary-key order: walk them together.
