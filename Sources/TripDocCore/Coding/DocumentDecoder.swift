@@ -60,7 +60,7 @@ public struct DocumentDecoder {
         try reported(file: file) {
             let entityCount = try within(prefix) {
                 try decodeEntitySnapshots(
-                    from: &reader, plan: EntityCodingPlan(entity), storeIdentifier: storeIdentifier, counted: &count,
+                    from: &reader, plan: EntityCodingPlan(entity), store: InternedName(storeIdentifier), counted: &count,
                     wantsMore: { sink.wantsMoreSnapshots }, skipped: { try sink.skipped(primaryKey: $0) }
                 ) { try sink.add(record: $0) }
             }
@@ -343,7 +343,7 @@ public struct DocumentDecoder {
             }
             try sink.beginEntity(plan.entity)
             let entityCount = try decodeEntitySnapshots(
-                from: &reader, plan: plan, storeIdentifier: storeIdentifier, counted: &count,
+                from: &reader, plan: plan, store: InternedName(storeIdentifier), counted: &count,
                 wantsMore: { sink.wantsMoreSnapshots }, skipped: { try sink.skipped(primaryKey: $0) }
             ) { try sink.add(record: $0) }
             try sink.endEntity(plan.entity, count: entityCount)
@@ -353,7 +353,7 @@ public struct DocumentDecoder {
     /// Reads one entity's array of snapshots, handing each to `emit`; returns how many there were.
     /// `count` is the running total across entities, checked against the snapshot-count cap.
     private func decodeEntitySnapshots<R: StructuredReader>(
-        from reader: inout R, plan: EntityCodingPlan, storeIdentifier: String, counted count: inout Int,
+        from reader: inout R, plan: EntityCodingPlan, store: InternedName, counted count: inout Int,
         wantsMore: () -> Bool = { true }, skipped: (String?) throws -> Void = { _ in },
         emit: (consuming SnapshotRecord) throws -> Void
     ) throws -> Int {
@@ -378,7 +378,7 @@ public struct DocumentDecoder {
                 throw limits.exceeded(.snapshotCount, at: reader.location(of: reader.bookmark))
             }
             let snapshot = try within("[\(index)]") {
-                try decodeSnapshot(from: &reader, plan: plan, storeIdentifier: storeIdentifier)
+                try decodeSnapshot(from: &reader, plan: plan, store: store)
             }
             try emit(consume snapshot)
             index += 1
@@ -408,7 +408,7 @@ public struct DocumentDecoder {
     }
 
     private func decodeSnapshot<R: StructuredReader>(
-        from reader: inout R, plan: EntityCodingPlan, storeIdentifier: String
+        from reader: inout R, plan: EntityCodingPlan, store: InternedName
     ) throws -> SnapshotRecord {
         let start = reader.bookmark
         try expect(.object, in: &reader)
@@ -461,14 +461,14 @@ public struct DocumentDecoder {
                         return .null
                     }
                     return .reference(
-                        try decodeReference(to: property.destination, storeIdentifier: storeIdentifier, from: &reader))
+                        try decodeReference(to: property, store: store, from: &reader))
                 case .toMany:
                     try expect(.array, in: &reader)
                     try reader.beginArray()
                     var targets: [PersistentIdentifier] = []
                     while try reader.nextElement() {
                         let target = try within("[\(targets.count)]") {
-                            try decodeReference(to: property.destination, storeIdentifier: storeIdentifier, from: &reader)
+                            try decodeReference(to: property, store: store, from: &reader)
                         }
                         targets.append(target)
                     }
@@ -497,22 +497,22 @@ public struct DocumentDecoder {
             }
         }
         return SnapshotRecord(
-            plan: plan, storeIdentifier: storeIdentifier, primaryKey: primaryKey, values: values, valuesFitPlan: true)
+            plan: plan, store: store, primaryKey: primaryKey, values: values, valuesFitPlan: true)
     }
 
     private func decodeReference<R: StructuredReader>(
-        to destination: String, storeIdentifier: String, from reader: inout R
+        to property: EntityCodingPlan.Property, store: InternedName, from reader: inout R
     ) throws -> PersistentIdentifier {
         let start = reader.bookmark
         // A format may write text it cannot carry as data (the plist); readString decodes it back.
         let kind = try reader.peekKind()
         guard kind == .string || kind == .data else {
             throw failure(
-                at: start, in: reader, "expected the primary key of a \(destination) as a string, found " + kind.article)
+                at: start, in: reader, "expected the primary key of a \(property.destination) as a string, found " + kind.article)
         }
         let key = try reader.readString()
-        guard !key.isEmpty else { throw failure(at: start, in: reader, "a reference to \(destination) is empty") }
-        return PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: destination, primaryKey: key)
+        guard !key.isEmpty else { throw failure(at: start, in: reader, "a reference to \(property.destination) is empty") }
+        return PersistentIdentifier(store: store, entity: property.destinationName, primaryKey: key)
     }
 
     // MARK: Helpers

@@ -144,7 +144,7 @@ public struct EntityStreamEncoder {
     private mutating func add<W: StructuredWriter>(
         _ record: SnapshotRecord, identifier: PersistentIdentifier?, to writer: inout W
     ) throws {
-        guard record.entityName == plan.name else {
+        guard record.plan.internedName == plan.internedName else {
             throw DocumentStreamOrderError(
                 message: "\(identifier ?? record.persistentIdentifier) comes outside its entity's snapshots")
         }

@@ -21,6 +21,8 @@ final class EntityCodingPlan: Sendable {
         let defaultValue: SnapshotValue?
         /// The destination entity of a relationship (empty for an attribute).
         let destination: String
+        /// ``destination``, kept once for the process (what references hold).
+        let destinationName: InternedName
         /// The property's place in key order.
         let index: Int
 
@@ -32,6 +34,7 @@ final class EntityCodingPlan: Sendable {
             usesExternalStorage = attribute.usesExternalStorage
             defaultValue = attribute.defaultValue
             destination = ""
+            destinationName = InternedName("")
             self.index = index
         }
 
@@ -43,6 +46,7 @@ final class EntityCodingPlan: Sendable {
             usesExternalStorage = false
             defaultValue = nil
             destination = relationship.destination
+            destinationName = InternedName(relationship.destination)
             self.index = index
         }
     }
@@ -50,12 +54,15 @@ final class EntityCodingPlan: Sendable {
     let entity: Schema.Entity
     /// The entity's name.
     let name: String
+    /// ``name``, kept once for the process (what identifiers hold).
+    let internedName: InternedName
     let propertiesInKeyOrder: [Property]
     let propertiesByName: [String: Property]
 
     init(_ entity: Schema.Entity) {
         self.entity = entity
         name = entity.name
+        internedName = InternedName(entity.name)
         enum Declared { case attribute(Schema.Attribute), relationship(Schema.Relationship) }
         let declared = entity.attributes.map { (name: $0.name, property: Declared.attribute($0)) }
             + entity.relationships.map { (name: $0.name, property: Declared.relationship($0)) }

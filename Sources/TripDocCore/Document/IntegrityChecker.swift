@@ -22,6 +22,8 @@ public struct IntegrityChecker {
     /// ``IntegrityChecker/problems(in:)`` gives for the whole document.
     public struct Session {
         private let storeIdentifier: String
+        /// ``storeIdentifier`` as identifiers hold it.
+        private let storeName: InternedName
         /// What the checks need of one entity, worked out once (an object, so that each
         /// snapshot's check does not copy it).
         private final class EntityPlan {
@@ -36,6 +38,8 @@ public struct IntegrityChecker {
             /// copies no strings; ``relationshipDestinations`` has the names, by the same position.
             let relationships: [(index: Int, number: Int32, place: Int?)]
             let relationshipDestinations: [String]
+            /// The destinations as identifiers hold them, by the same position.
+            let relationshipDestinationNames: [InternedName]
             /// The last plan of another schema whose records were found laid out like ``coding``.
             private var compatible: EntityCodingPlan?
             /// The last plan of another schema whose attributes were found to be ``coding``'s.
@@ -73,6 +77,7 @@ public struct IntegrityChecker {
                     (index($0.name)!, Int32(numbers[$0.name]!), places[$0.destination])
                 }
                 relationshipDestinations = entity.relationships.map(\.destination)
+                relationshipDestinationNames = relationshipDestinations.map(InternedName.init)
                 uniquenessConstraints = entity.effectiveUniquenessConstraints.map { names in
                     let indices = names.compactMap(index)
                     return (names, indices.count == names.count ? indices : nil)
@@ -174,6 +179,7 @@ public struct IntegrityChecker {
         /// A session for a document of `schema` in the store `storeIdentifier`.
         public init(schema: Schema, storeIdentifier: String) {
             self.storeIdentifier = storeIdentifier
+            storeName = InternedName(storeIdentifier)
             entities = schema.entitiesByName
             entityNames = schema.entities.map(\.name)
             entityNumbers = Dictionary(schema.entities.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
@@ -200,8 +206,7 @@ public struct IntegrityChecker {
 
         /// The number of `identifier`, given on first sight.
         private mutating func number(of identifier: PersistentIdentifier) -> Int32 {
-            if identifier.storeIdentifier == storeIdentifier, !identifier.isTemporary,
-                let entity = entityNumbers[identifier.entityName]
+            if identifier.isPermanent(in: storeName), let entity = entityNumbers[identifier.entityName]
             {
                 return number(ofKey: identifier.primaryKey, entity: entity)
             }
@@ -265,7 +270,7 @@ public struct IntegrityChecker {
 
         /// Checks the next snapshot, as a reader decoded it.
         public mutating func add(record: SnapshotRecord) {
-            guard let place = entityNumbers[record.entityName], record.storeIdentifier == storeIdentifier,
+            guard let place = entityNumbers[record.entityName], record.store == storeName,
                 plans[place].accepts(record.plan)
             else { return add(record.snapshot) }
             defer { snapshotCount += 1 }
@@ -337,12 +342,9 @@ public struct IntegrityChecker {
             for position in plan.relationships.indices {
                 let relationship = plan.relationships[position]
                 func refer(to target: PersistentIdentifier) {
-                    let destination = plan.relationshipDestinations[position]
-                    let isOfDestination = target.entityName == destination
+                    let isOfDestination = target.isOf(plan.relationshipDestinationNames[position])
                     let targetNumber: Int32 =
-                        if let place = relationship.place, isOfDestination, target.storeIdentifier == storeIdentifier,
-                            !target.isTemporary
-                        {
+                        if let place = relationship.place, isOfDestination, target.isPermanent(in: storeName) {
                             number(ofKey: target.primaryKey, entity: place)
                         } else {
                             number(of: target)

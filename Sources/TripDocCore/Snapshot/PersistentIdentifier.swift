@@ -6,21 +6,60 @@ import Foundation
 /// while its model has been inserted but not yet saved; on save the store replaces it with a
 /// permanent one and reports the pair in ``DataStoreSaveChangesResult/remappedIdentifiers``.
 public struct PersistentIdentifier: Hashable, Sendable, Codable {
-    /// The identifier of the store the model lives in; `nil` for a temporary identifier.
-    public let storeIdentifier: String?
-    /// The entity (model type) name, such as `Trip`.
-    public let entityName: String
+    // The store and entity names are kept once for the process (`InternedName`): copying an
+    // identifier copies two numbers and the primary key (usually short enough to be inline).
+    let store: InternedName?
+    let entity: InternedName
     /// The primary key within the entity, unique per store.
     public let primaryKey: String
     /// Whether the identifier was handed out for an unsaved model.
     public let isTemporary: Bool
 
+    /// The identifier of the store the model lives in; `nil` for a temporary identifier.
+    public var storeIdentifier: String? { store?.text }
+    /// The entity (model type) name, such as `Trip`.
+    public var entityName: String { entity.text }
+
     /// Creates an identifier from its parts.
     public init(storeIdentifier: String?, entityName: String, primaryKey: String, isTemporary: Bool = false) {
-        self.storeIdentifier = storeIdentifier
-        self.entityName = entityName
+        self.init(
+            store: storeIdentifier.map(InternedName.init), entity: InternedName(entityName), primaryKey: primaryKey,
+            isTemporary: isTemporary)
+    }
+
+    /// Creates an identifier from names already kept (what a reader does for every reference).
+    init(store: InternedName?, entity: InternedName, primaryKey: String, isTemporary: Bool = false) {
+        self.store = store
+        self.entity = entity
         self.primaryKey = primaryKey
         self.isTemporary = isTemporary
+    }
+
+    /// Whether the identifier is of the store `store` and not temporary.
+    func isPermanent(in store: InternedName) -> Bool { !isTemporary && self.store == store }
+
+    /// Whether the identifier is of the entity `entity`.
+    func isOf(_ entity: InternedName) -> Bool { self.entity == entity }
+
+    private enum CodingKeys: String, CodingKey {
+        case storeIdentifier, entityName, primaryKey, isTemporary
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            storeIdentifier: try container.decodeIfPresent(String.self, forKey: .storeIdentifier),
+            entityName: try container.decode(String.self, forKey: .entityName),
+            primaryKey: try container.decode(String.self, forKey: .primaryKey),
+            isTemporary: try container.decode(Bool.self, forKey: .isTemporary))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(storeIdentifier, forKey: .storeIdentifier)
+        try container.encode(entityName, forKey: .entityName)
+        try container.encode(primaryKey, forKey: .primaryKey)
+        try container.encode(isTemporary, forKey: .isTemporary)
     }
 
     /// A permanent identifier for a model in the store `storeIdentifier`, as a store mints it
@@ -37,11 +76,10 @@ public struct PersistentIdentifier: Hashable, Sendable, Codable {
         return PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: entityName, primaryKey: key)
     }
 
-    /// Hashes the entity and primary key only: identifiers in one document share their store,
-    /// so hashing its identifier (a 36-character UUID) for every lookup would buy nothing.
-    /// Equality still compares every part.
+    /// Hashes the entity and primary key only: identifiers in one document share their store.
+    /// Equality compares every part (store and entity names by their bytes).
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(entityName)
+        hasher.combine(entity)
         hasher.combine(primaryKey)
     }
 
@@ -63,9 +101,10 @@ extension PersistentIdentifier: Comparable {
     /// Orders by entity name (in UTF-8 byte order), then by primary key with
     /// ``PrimaryKeyOrder``; the order documents list snapshots in.
     public static func < (lhs: PersistentIdentifier, rhs: PersistentIdentifier) -> Bool {
-        if lhs.entityName != rhs.entityName { return lhs.entityName.utf8.lexicographicallyPrecedes(rhs.entityName.utf8) }
+        if lhs.entity != rhs.entity { return lhs.entityName.utf8.lexicographicallyPrecedes(rhs.entityName.utf8) }
         if lhs.primaryKey != rhs.primaryKey { return PrimaryKeyOrder.precedes(lhs.primaryKey, rhs.primaryKey) }
         if lhs.isTemporary != rhs.isTemporary { return !lhs.isTemporary }
+        if lhs.store == rhs.store { return false }
         return (lhs.storeIdentifier ?? "").utf8.lexicographicallyPrecedes((rhs.storeIdentifier ?? "").utf8)
     }
 }

@@ -10,7 +10,9 @@ public struct SnapshotRecord: Sendable {
     /// The entity's coding plan: the property names in key order.
     let plan: EntityCodingPlan
     /// The store the snapshot belongs to.
-    public let storeIdentifier: String
+    let store: InternedName
+    /// The store the snapshot belongs to.
+    public var storeIdentifier: String { store.text }
     /// The model's primary key.
     public let primaryKey: String
     /// The values in the plan's key order; `.null` for a nil attribute or an empty to-one.
@@ -21,11 +23,11 @@ public struct SnapshotRecord: Sendable {
     let valuesFitPlan: Bool
 
     init(
-        plan: EntityCodingPlan, storeIdentifier: String, primaryKey: String, values: [SnapshotValue],
+        plan: EntityCodingPlan, store: InternedName, primaryKey: String, values: [SnapshotValue],
         valuesFitPlan: Bool
     ) {
         self.plan = plan
-        self.storeIdentifier = storeIdentifier
+        self.store = store
         self.primaryKey = primaryKey
         self.values = values
         self.valuesFitPlan = valuesFitPlan
@@ -36,7 +38,7 @@ public struct SnapshotRecord: Sendable {
 
     /// The snapshot's identifier.
     public var persistentIdentifier: PersistentIdentifier {
-        PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: plan.name, primaryKey: primaryKey)
+        PersistentIdentifier(store: store, entity: plan.internedName, primaryKey: primaryKey)
     }
 
     /// The value of the property `name`, or `nil` when the entity has no such property.
@@ -84,7 +86,7 @@ public struct SnapshotRecord: Sendable {
             found == snapshot.values.count
             ? [] : snapshot.values.keys.filter { plan.propertiesByName[$0] == nil }.sorted()
         let record = SnapshotRecord(
-            plan: plan, storeIdentifier: snapshot.persistentIdentifier.storeIdentifier ?? "",
+            plan: plan, store: snapshot.persistentIdentifier.store ?? InternedName(""),
             primaryKey: snapshot.persistentIdentifier.primaryKey, values: values, valuesFitPlan: false)
         return (record, unknown)
     }

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+import TripDocCore
+
+/// An identifier's parts, equality, order and coding: what a store, a history token and a user's
+/// own code rely on, whatever the identifier keeps inside.
+@Suite struct PersistentIdentifierTests {
+    @Test func itsCodingIsItsFourParts() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let permanent = PersistentIdentifier(storeIdentifier: "S-1", entityName: "Trip", primaryKey: "12")
+        #expect(
+            String(decoding: try encoder.encode(permanent), as: UTF8.self)
+                == #"{"entityName":"Trip","isTemporary":false,"primaryKey":"12","storeIdentifier":"S-1"}"#)
+        let temporary = PersistentIdentifier.temporary(entityName: "Trip", primaryKey: "t1")
+        #expect(
+            String(decoding: try encoder.encode(temporary), as: UTF8.self)
+                == #"{"entityName":"Trip","isTemporary":true,"primaryKey":"t1"}"#)
+        for identifier in [permanent, temporary] {
+            #expect(try JSONDecoder().decode(PersistentIdentifier.self, from: encoder.encode(identifier)) == identifier)
+        }
+    }
+
+    @Test func identifiersOfTheSamePartsAreEqualAndHashAlike() {
+        let a = PersistentIdentifier(storeIdentifier: "S-\(UUID())", entityName: "Entity\(UUID())", primaryKey: "7")
+        let b = PersistentIdentifier(storeIdentifier: a.storeIdentifier, entityName: a.entityName, primaryKey: "7")
+        #expect(a == b)
+        #expect(a.hashValue == b.hashValue)
+        #expect(a != PersistentIdentifier(storeIdentifier: "other", entityName: a.entityName, primaryKey: "7"))
+        #expect(a != PersistentIdentifier(storeIdentifier: a.storeIdentifier, entityName: "Other", primaryKey: "7"))
+        #expect(a != PersistentIdentifier(storeIdentifier: a.storeIdentifier, entityName: a.entityName, primaryKey: "8"))
+        #expect(a != PersistentIdentifier(storeIdentifier: nil, entityName: a.entityName, primaryKey: "7", isTemporary: true))
+    }
+
+    /// Names are kept by their bytes, as documents store them: two spellings of one word in
+    /// Unicode (composed and decomposed) are two entities, and each reads back as given.
+    @Test func namesKeepTheirBytes() {
+        let composed = PersistentIdentifier(storeIdentifier: "S", entityName: "Caf\u{E9}", primaryKey: "1")
+        let decomposed = PersistentIdentifier(storeIdentifier: "S", entityName: "Cafe\u{301}", primaryKey: "1")
+        #expect(Array(composed.entityName.utf8) == Array("Caf\u{E9}".utf8))
+        #expect(Array(decomposed.entityName.utf8) == Array("Cafe\u{301}".utf8))
+        #expect(composed != decomposed)
+    }
+
+    @Test func orderIsByEntityThenKeyThenStore() {
+        func id(_ store: String, _ entity: String, _ key: String) -> PersistentIdentifier {
+            PersistentIdentifier(storeIdentifier: store, entityName: entity, primaryKey: key)
+        }
+        let sorted = [id("B", "Trip", "10"), id("A", "Trip", "9"), id("A", "Item", "2"), id("A", "Trip", "10")].sorted()
+        #expect(sorted == [id("A", "Item", "2"), id("A", "Trip", "9"), id("A", "Trip", "10"), id("B", "Trip", "10")])
+    }
+
+    /// Identifiers made with new names on many threads at once each keep their own names.
+    @Test func namesMadeOnManyThreadsAtOnceStayApart() {
+        let names = (0..<2_000).map { "Store-\($0)-\(UUID().uuidString)" }
+        let identifiers = UnsafeMutableBufferPointer<PersistentIdentifier?>.allocate(capacity: names.count)
+        identifiers.initialize(repeating: nil)
+        defer { identifiers.deallocate() }
+        let shared = UncheckedBox(identifiers)
+        DispatchQueue.concurrentPerform(iterations: names.count) { index in
+            shared.value[index] = PersistentIdentifier(storeIdentifier: names[index], entityName: "E\(index % 7)", primaryKey: "1")
+        }
+        for (index, name) in names.enumerated() {
+            #expect(identifiers[index]?.storeIdentifier == name)
+            #expect(identifiers[index]?.entityName == "E\(index % 7)")
+        }
+    }
+
+    private struct UncheckedBox<Value>: @unchecked Sendable {
+        let value: Value
+        init(_ value: Value) { self.value = value }
+    }
+}
