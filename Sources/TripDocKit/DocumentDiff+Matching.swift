@@ -16,10 +16,10 @@ extension DocumentDiff {
         /// Each entity's records in primary-key order; positions are indices into these.
         let aSnapshots: [String: [SnapshotRecord]]
         let bSnapshots: [String: [SnapshotRecord]]
-        /// The matches, for translating A's references: per entity, A's primary key to B's. Not
-        /// kept when both documents are one store matched by key: identifiers then mean the same
-        /// on both sides.
-        var aToB: [String: [String: String]] = [:]
+        /// The matches, for translating A's references: per entity, A's primary key to the
+        /// position of B's object. Not kept when both documents are one store matched by key:
+        /// identifiers then mean the same on both sides.
+        var aToB: [String: [String: Int]] = [:]
         /// The matches of each entity, as positions in its records (A's, B's).
         var pairs: [String: [(Int, Int)]] = [:]
         var strategies: [String: MatchStrategy] = [:]
@@ -106,13 +106,14 @@ extension DocumentDiff {
         ) {
             pairs[entity, default: []].append((i, j))
             guard !identifiersAgree else { return }
-            aToB[entity, default: [:]][fromA[i].primaryKey] = fromB[j].primaryKey
+            aToB[entity, default: [:]][fromA[i].primaryKey] = j
         }
 
         /// B's identifier of the object A's `target` was matched with, if it was.
         func matched(_ target: PersistentIdentifier) -> PersistentIdentifier? {
-            guard let key = aToB[target.entityName]?[target.primaryKey] else { return nil }
-            return PersistentIdentifier(storeIdentifier: b.storeIdentifier, entityName: target.entityName, primaryKey: key)
+            let entity = target.entityName
+            guard let position = aToB[entity]?[target.primaryKey], let fromB = bSnapshots[entity] else { return nil }
+            return fromB[position].persistentIdentifier
         }
 
         private mutating func match(_ entity: String) {
