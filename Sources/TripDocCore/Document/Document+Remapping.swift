@@ -28,6 +28,7 @@ extension Document {
                 if !live.contains(id), seenInHistory.insert(id).inserted { historyOnly.append(id) }
             }
         }
+        let store = InternedName(storeIdentifier)
         for snapshot in ordered {
             let old = snapshot.persistentIdentifier
             let key: String
@@ -38,7 +39,7 @@ extension Document {
             } else {
                 key = old.primaryKey
             }
-            map[old] = PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: old.entityName, primaryKey: key)
+            map[old] = old.moved(to: store, primaryKey: key)
         }
         for old in historyOnly.sorted() {
             var key = old.primaryKey
@@ -47,11 +48,11 @@ extension Document {
                 nextKeys[old.entityName] = next + 1
                 key = String(next)
             }
-            map[old] = PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: old.entityName, primaryKey: key)
+            map[old] = old.moved(to: store, primaryKey: key)
         }
         let remap: (PersistentIdentifier) -> PersistentIdentifier = { old in
             map[old]
-                ?? PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: old.entityName, primaryKey: old.primaryKey)
+                ?? old.moved(to: store, primaryKey: old.primaryKey)
         }
         var result = self
         result.header.storeIdentifier = storeIdentifier

@@ -35,6 +35,11 @@ public struct PersistentIdentifier: Hashable, Sendable, Codable {
         self.isTemporary = isTemporary
     }
 
+    /// The permanent identifier of the same entity with `primaryKey` in the store `store`.
+    func moved(to store: InternedName, primaryKey: String) -> PersistentIdentifier {
+        PersistentIdentifier(store: store, entity: entity, primaryKey: primaryKey)
+    }
+
     /// Whether the identifier is of the store `store` and not temporary.
     func isPermanent(in store: InternedName) -> Bool { !isTemporary && self.store == store }
 
