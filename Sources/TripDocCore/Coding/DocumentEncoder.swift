@@ -138,11 +138,11 @@ public struct DocumentEncoder {
                         throw failure(property, "holds \(value.kindDescription), expected \(property.type.name)")
                     }
                 case .toOne:
-                    guard case .reference(let target) = value, target.entityName == property.destination else {
+                    guard case .reference(let target) = value, target.isOf(property.destinationName) else {
                         throw failure(property, "holds \(value.kindDescription), expected a reference to a \(property.destination)")
                     }
                 case .toMany:
-                    guard case .references(let targets) = value, targets.allSatisfy({ $0.entityName == property.destination })
+                    guard case .references(let targets) = value, targets.allSatisfy({ $0.isOf(property.destinationName) })
                     else {
                         throw failure(
                             property, "holds \(value.kindDescription), expected references to \(property.destination) models")

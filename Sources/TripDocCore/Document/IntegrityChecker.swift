@@ -295,7 +295,7 @@ public struct IntegrityChecker {
                     phase: 0, slot: 0)
             }
             present[Int(source)] = true
-            if identifier.storeIdentifier != storeIdentifier || identifier.isTemporary {
+            if !identifier.isPermanent(in: storeName) {
                 report(
                     .init(
                         kind: .foreignIdentifier, identifier: identifier,

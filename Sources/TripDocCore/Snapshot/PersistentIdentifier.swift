@@ -21,6 +21,11 @@ public struct PersistentIdentifier: Hashable, Sendable, Codable {
     public var entityName: String { entity.text }
 
     /// Creates an identifier from its parts.
+    ///
+    /// Store identifiers and entity names are kept once for the life of the process and told
+    /// apart by their bytes (two Unicode spellings of one name are two names; schema names are in
+    /// normalization form C). The names a process meets are few — its stores and entities — so
+    /// the memory they take is small, but it is not given back.
     public init(storeIdentifier: String?, entityName: String, primaryKey: String, isTemporary: Bool = false) {
         self.init(
             store: storeIdentifier.map(InternedName.init), entity: InternedName(entityName), primaryKey: primaryKey,
