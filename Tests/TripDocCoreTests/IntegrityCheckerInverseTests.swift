@@ -59,4 +59,23 @@ import TripDocCore
                 "Person/2.spouse: points at Person/1, whose partner does not point back",
             ])
     }
+
+    /// A destination is matched to its entity as Swift strings match (FORMATS 1.2): spelled
+    /// decomposed, it still names the entity declared composed, and its references resolve.
+    @Test func aDestinationSpelledDecomposedFindsItsEntity() throws {
+        let schema = Schema([
+            Schema.Entity(name: "Caf\u{E9}", relationships: [.init("visits", destination: "Visit", isToMany: true, inverse: "cafe")]),
+            Schema.Entity(name: "Visit", relationships: [.init("cafe", destination: "Cafe\u{301}", inverse: "visits")]),
+        ])
+        try schema.validate()
+        func identifier(_ entity: String, _ key: String) -> PersistentIdentifier {
+            PersistentIdentifier(storeIdentifier: Self.store, entityName: entity, primaryKey: key)
+        }
+        var document = Document.empty(schema: schema, storeIdentifier: Self.store)
+        document.snapshots = [
+            DefaultSnapshot(persistentIdentifier: identifier("Caf\u{E9}", "1"), values: ["visits": .references([identifier("Visit", "1")])]),
+            DefaultSnapshot(persistentIdentifier: identifier("Visit", "1"), values: ["cafe": .reference(identifier("Cafe\u{301}", "1"))]),
+        ]
+        #expect(IntegrityChecker().problems(in: document) == [])
+    }
 }

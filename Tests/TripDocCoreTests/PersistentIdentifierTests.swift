@@ -32,14 +32,15 @@ import TripDocCore
         #expect(a != PersistentIdentifier(storeIdentifier: nil, entityName: a.entityName, primaryKey: "7", isTemporary: true))
     }
 
-    /// Names are kept by their bytes, as documents store them: two spellings of one word in
-    /// Unicode (composed and decomposed) are two entities, and each reads back as given.
-    @Test func namesKeepTheirBytes() {
-        let composed = PersistentIdentifier(storeIdentifier: "S", entityName: "Caf\u{E9}", primaryKey: "1")
-        let decomposed = PersistentIdentifier(storeIdentifier: "S", entityName: "Cafe\u{301}", primaryKey: "1")
-        #expect(Array(composed.entityName.utf8) == Array("Caf\u{E9}".utf8))
-        #expect(Array(decomposed.entityName.utf8) == Array("Cafe\u{301}".utf8))
-        #expect(composed != decomposed)
+    /// Names compare as Swift strings do, as documents' referring names are matched: the composed
+    /// and decomposed spellings of one name are one name.
+    @Test func canonicallyEquivalentNamesAreOneName() {
+        let composed = PersistentIdentifier(storeIdentifier: "S", entityName: "Caf\u{E9}-\(UUID())", primaryKey: "1")
+        let decomposed = PersistentIdentifier(
+            storeIdentifier: "S", entityName: composed.entityName.decomposedStringWithCanonicalMapping, primaryKey: "1")
+        #expect(composed == decomposed)
+        #expect(composed.hashValue == decomposed.hashValue)
+        #expect(decomposed.entityName == composed.entityName)
     }
 
     @Test func orderIsByEntityThenKeyThenStore() {

@@ -51,10 +51,7 @@ extension Schema {
             }
             for relationship in entity.relationships {
                 let place = "\(entity.name).\(relationship.name)"
-                guard let destination = byName[relationship.destination],
-                    destination.name.utf8.elementsEqual(relationship.destination.utf8)
-                else {
-                    // Byte for byte: identifiers tell entity names apart by their bytes.
+                guard let destination = byName[relationship.destination] else {
                     problems.append("\(place): destination entity '\(relationship.destination)' does not exist")
                     continue
                 }

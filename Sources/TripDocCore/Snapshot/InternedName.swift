@@ -5,8 +5,9 @@ import Foundation
 /// conversion does millions of times, on several threads) copies no string and counts no
 /// references: a shared store identifier's reference count was a quarter of a conversion's time.
 ///
-/// Names are told apart by their UTF-8 bytes, as documents store them. The table only grows: a
-/// process names a few stores and entities.
+/// Names are told apart as Swift strings are, under Unicode canonical equivalence (as documents'
+/// referring names are matched, FORMATS 1.2): two spellings of one name are one name, which reads
+/// back in the spelling first met. The table only grows: a process names a few stores and entities.
 struct InternedName: Hashable, Sendable {
     /// The name's number in the table.
     let number: UInt32
@@ -24,20 +25,10 @@ struct InternedName: Hashable, Sendable {
     /// The names, by number: chunks that never move once made, so that a number's name is read
     /// without the lock (a number is only ever handed on after its name was stored).
     private final class Table: @unchecked Sendable {
-        /// A name compared by its bytes (String's own equality is canonical equivalence).
-        private struct Bytes: Hashable {
-            let text: String
-            static func == (a: Bytes, b: Bytes) -> Bool { a.text.utf8.elementsEqual(b.text.utf8) }
-            func hash(into hasher: inout Hasher) {
-                var text = text
-                text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-            }
-        }
-
         private static let chunkSize = 1 << 10
         private static let chunkCount = 1 << 16
         private let lock = NSLock()
-        private var numbers: [Bytes: UInt32] = [:]
+        private var numbers: [String: UInt32] = [:]
         private var count = 0
         private let chunks = UnsafeMutablePointer<UnsafeMutablePointer<String>?>.allocate(capacity: Table.chunkCount)
 
@@ -48,13 +39,13 @@ struct InternedName: Hashable, Sendable {
         func number(of text: String) -> UInt32 {
             lock.lock()
             defer { lock.unlock() }
-            if let number = numbers[Bytes(text: text)] { return number }
+            if let number = numbers[text] { return number }
             let (chunk, place) = count.quotientAndRemainder(dividingBy: Self.chunkSize)
             precondition(chunk < Self.chunkCount, "more than \(Self.chunkSize * Self.chunkCount) distinct names")
             if chunks[chunk] == nil { chunks[chunk] = .allocate(capacity: Self.chunkSize) }
             (chunks[chunk]! + place).initialize(to: text)
             let number = UInt32(count)
-            numbers[Bytes(text: text)] = number
+            numbers[text] = number
             count += 1
             return number
         }

@@ -22,10 +22,10 @@ public struct PersistentIdentifier: Hashable, Sendable, Codable {
 
     /// Creates an identifier from its parts.
     ///
-    /// Store identifiers and entity names are kept once for the life of the process and told
-    /// apart by their bytes (two Unicode spellings of one name are two names; schema names are in
-    /// normalization form C). The names a process meets are few — its stores and entities — so
-    /// the memory they take is small, but it is not given back.
+    /// Store identifiers and entity names are kept once for the life of the process, and compared
+    /// as strings are (two Unicode spellings of one name are one name, read back in the spelling
+    /// first met). The names a process meets are few — its stores and entities — so the memory
+    /// they take is small, but it is not given back.
     public init(storeIdentifier: String?, entityName: String, primaryKey: String, isTemporary: Bool = false) {
         self.init(
             store: storeIdentifier.map(InternedName.init), entity: InternedName(entityName), primaryKey: primaryKey,
@@ -87,7 +87,7 @@ public struct PersistentIdentifier: Hashable, Sendable, Codable {
     }
 
     /// Hashes the entity and primary key only: identifiers in one document share their store.
-    /// Equality compares every part (store and entity names by their bytes).
+    /// Equality compares every part.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(entity)
         hasher.combine(primaryKey)
