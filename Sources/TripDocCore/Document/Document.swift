@@ -46,12 +46,7 @@ public struct Document: Hashable, Sendable {
 
     /// `snapshots` sorted by identifier, without sorting when they already are.
     public static func ordered(_ snapshots: [DefaultSnapshot]) -> [DefaultSnapshot] {
-        // By index: iterating pairs (zip) copied every snapshot, which was most of the check.
-        var index = 1
-        while index < snapshots.count, snapshots[index - 1].persistentIdentifier < snapshots[index].persistentIdentifier {
-            index += 1
-        }
-        return index >= snapshots.count ? snapshots : snapshots.sorted { $0.persistentIdentifier < $1.persistentIdentifier }
+        snapshots.sortedUnlessInOrder { $0.persistentIdentifier < $1.persistentIdentifier }
     }
 
     /// The snapshots of `entityName`, in document order.

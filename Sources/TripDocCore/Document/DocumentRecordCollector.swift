@@ -24,18 +24,10 @@ public struct DocumentRecordCollector: DocumentDecodingSink {
     ///
     /// - Precondition: ``begin(header:schema:history:)`` has been called.
     public consuming func finish() -> DocumentRecords {
-        for (entity, records) in recordsByEntity where !Self.isOrdered(records) {
-            recordsByEntity[entity] = records.sorted { PrimaryKeyOrder.precedes($0.primaryKey, $1.primaryKey) }
+        for (entity, records) in recordsByEntity {
+            recordsByEntity[entity] = records.sortedUnlessInOrder { PrimaryKeyOrder.precedes($0.primaryKey, $1.primaryKey) }
         }
         return DocumentRecords(header: header!, schema: schema, history: history, recordsByEntity: recordsByEntity)
-    }
-
-    private static func isOrdered(_ records: [SnapshotRecord]) -> Bool {
-        var index = 1
-        while index < records.count, PrimaryKeyOrder.precedes(records[index - 1].primaryKey, records[index].primaryKey) {
-            index += 1
-        }
-        return index >= records.count
     }
 
     /// Keeps `snapshot` laid out by its entity's plan; a snapshot of an entity the schema lacks

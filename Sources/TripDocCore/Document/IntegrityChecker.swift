@@ -35,11 +35,10 @@ public struct IntegrityChecker {
             let attributes: [(name: String, type: AttributeType, isOptional: Bool, index: Int)]
             /// Each relationship in schema order: its place in a record, its number, and its
             /// destination's place among the entities. Plain numbers, so the per-snapshot loop
-            /// copies no strings; ``relationshipDestinations`` has the names, by the same position.
+            /// copies no strings; ``relationshipDestinations`` has the destinations, by the same
+            /// position, as identifiers hold them.
             let relationships: [(index: Int, number: Int32, place: Int?)]
-            let relationshipDestinations: [String]
-            /// The destinations as identifiers hold them, by the same position.
-            let relationshipDestinationNames: [InternedName]
+            let relationshipDestinations: [InternedName]
             /// The last plan of another schema whose records were found laid out like ``coding``.
             private var compatible: EntityCodingPlan?
             /// The last plan of another schema whose attributes were found to be ``coding``'s.
@@ -76,8 +75,7 @@ public struct IntegrityChecker {
                 relationships = entity.relationships.map {
                     (index($0.name)!, Int32(numbers[$0.name]!), places[$0.destination])
                 }
-                relationshipDestinations = entity.relationships.map(\.destination)
-                relationshipDestinationNames = relationshipDestinations.map(InternedName.init)
+                relationshipDestinations = entity.relationships.map { InternedName($0.destination) }
                 uniquenessConstraints = entity.effectiveUniquenessConstraints.map { names in
                     let indices = names.compactMap(index)
                     return (names, indices.count == names.count ? indices : nil)
@@ -342,7 +340,7 @@ public struct IntegrityChecker {
             for position in plan.relationships.indices {
                 let relationship = plan.relationships[position]
                 func refer(to target: PersistentIdentifier) {
-                    let isOfDestination = target.isOf(plan.relationshipDestinationNames[position])
+                    let isOfDestination = target.isOf(plan.relationshipDestinations[position])
                     let targetNumber: Int32 =
                         if let place = relationship.place, isOfDestination, target.isPermanent(in: storeName) {
                             number(ofKey: target.primaryKey, entity: place)
