@@ -58,7 +58,10 @@ public struct DocumentStreamConversion: DocumentDecodingSink {
                 writing = checked.next
                 try writing.flush()
                 // While the last thread writes what is queued.
-                problems = checked.session?.finish() ?? []
+                if var session = checked.session.take() {
+                    problems = session.finish()
+                    BackgroundRelease.release(session)
+                }
             }
         } catch let error as DocumentStreamOrderError {
             throw Unavailable(reason: error.message)

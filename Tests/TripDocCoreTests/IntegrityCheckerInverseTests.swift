@@ -60,6 +60,38 @@ import TripDocCore
             ])
     }
 
+    /// Inverses that name each other are checked in both directions at once; one whose inverse
+    /// names a third relationship back is checked on its own. Here `b` and `c` name each other,
+    /// and `a` names `c`, which names `b`.
+    @Test func inversesThatDoNotNameEachOtherBackAreCheckedEachOnItsOwn() {
+        func identifier(_ key: String) -> PersistentIdentifier {
+            PersistentIdentifier(storeIdentifier: Self.store, entityName: "Person", primaryKey: key)
+        }
+        func person(_ key: String, _ references: [String: String]) -> DefaultSnapshot {
+            DefaultSnapshot(
+                persistentIdentifier: identifier(key),
+                values: ["a": .null, "b": .null, "c": .null].merging(references.mapValues { .reference(identifier($0)) }) { $1 })
+        }
+        let schema = Schema([
+            Schema.Entity(
+                name: "Person",
+                relationships: [
+                    .init("a", destination: "Person", inverse: "c"), .init("b", destination: "Person", inverse: "c"),
+                    .init("c", destination: "Person", inverse: "b"),
+                ])
+        ])
+        var document = Document.empty(schema: schema, storeIdentifier: Self.store)
+        document.snapshots = [person("1", ["a": "2", "b": "2"]), person("2", ["c": "1"])]
+        #expect(IntegrityChecker().problems(in: document) == [])
+        document.snapshots += [person("3", ["a": "1", "c": "2"]), person("4", ["b": "1"])]
+        #expect(
+            IntegrityChecker().problems(in: document).map(\.description) == [
+                "Person/3.a: points at Person/1, whose c does not point back",
+                "Person/3.c: points at Person/2, whose b does not point back",
+                "Person/4.b: points at Person/1, whose c does not point back",
+            ])
+    }
+
     /// A destination is matched to its entity as Swift strings match (FORMATS 1.2): spelled
     /// decomposed, it still names the entity declared composed, and its references resolve.
     @Test func aDestinationSpelledDecomposedFindsItsEntity() throws {

@@ -395,24 +395,45 @@ public struct IntegrityChecker {
 
         /// Every problem of the snapshots added, in document order.
         public mutating func finish() -> [IntegrityProblem] {
-            // Each relationship's pairs (source, target), sorted, for the inverse check.
+            // Each relationship's pairs (source, target), sorted, for the inverse check. A
+            // relationship and the inverse that names it back are checked by one merge of their
+            // two lists, so the second one's pairs are kept the other way round, (target,
+            // source): the first's pairs that the second lacks do not point back, and the
+            // reverse. No list is copied the other way round for it: memory touched for the first
+            // time is most of what this costs on a virtual machine.
+            let isKeptReversed = inverseNumbers.indices.map { relationship in
+                let inverse = inverseNumbers[relationship]
+                return inverse >= 0 && inverse < relationship && inverseNumbers[inverse] == relationship
+            }
             var pairs = [[UInt64]](repeating: [], count: inverseNumbers.count)
             var pairCounts = [Int](repeating: 0, count: inverseNumbers.count)
             for reference in references where !reference.isOfOtherEntity { pairCounts[Int(reference.relationship)] += 1 }
             for index in pairs.indices { pairs[index].reserveCapacity(pairCounts[index]) }
             for reference in references where !reference.isOfOtherEntity {
-                pairs[Int(reference.relationship)].append(Self.pair(reference.source, reference.target))
+                let relationship = Int(reference.relationship)
+                pairs[relationship].append(
+                    isKeptReversed[relationship]
+                        ? Self.pair(reference.target, reference.source) : Self.pair(reference.source, reference.target))
             }
             // Pairs are added in document order, so mostly in order already: sorting is cheap.
             for index in pairs.indices { pairs[index].sort() }
-            // Per relationship with an inverse: the pairs whose inverse does not point back. One
-            // pass over two sorted lists instead of a search per reference (a million searches
-            // through a million pairs each missed the cache at every step).
+            // Per relationship with an inverse: the pairs (source, target) whose inverse does not
+            // point back. One pass over two sorted lists instead of a search per reference (a
+            // million searches through a million pairs each missed the cache at every step).
             var unmatched = [Set<UInt64>](repeating: [], count: inverseNumbers.count)
-            for (relationship, inverse) in inverseNumbers.enumerated() where inverse >= 0 && !pairs[relationship].isEmpty {
-                var backwards = pairs[inverse].map { Self.pair(Self.target(of: $0), Self.source(of: $0)) }
-                backwards.sort()
-                unmatched[relationship] = Self.missing(pairs[relationship], from: backwards)
+            for (relationship, inverse) in inverseNumbers.enumerated() where inverse >= 0 && !isKeptReversed[relationship] {
+                if isKeptReversed[inverse] && inverseNumbers[inverse] == relationship {
+                    let (forwards, backwards) = Self.differences(pairs[relationship], pairs[inverse])
+                    unmatched[relationship] = forwards
+                    unmatched[inverse] = Set(backwards.map { Self.pair(Self.target(of: $0), Self.source(of: $0)) })
+                } else if !pairs[relationship].isEmpty {
+                    // The inverse's pairs the other way round (as they are kept, when it has a
+                    // partner of its own that names it back).
+                    let backwards =
+                        isKeptReversed[inverse]
+                        ? pairs[inverse] : pairs[inverse].map { Self.pair(Self.target(of: $0), Self.source(of: $0)) }.sorted()
+                    unmatched[relationship] = Self.differences(pairs[relationship], backwards).onlyInFirst
+                }
             }
             var relationshipNames: [Int: String] = [:]
             var inverseNames: [Int: String] = [:]
@@ -458,15 +479,32 @@ public struct IntegrityChecker {
 
         private static func owner(_ value: inout Int32) -> Int32 { value }
 
-        /// The elements of the sorted `pairs` that the sorted `others` lack.
-        private static func missing(_ pairs: [UInt64], from others: [UInt64]) -> Set<UInt64> {
-            var missing: Set<UInt64> = []
-            var position = 0
-            for pair in pairs {
-                while position < others.count, others[position] < pair { position += 1 }
-                if position == others.count || others[position] != pair { missing.insert(pair) }
+        /// The elements of the sorted list `first` that the sorted list `second` lacks, and the
+        /// reverse, in one pass over both.
+        private static func differences(
+            _ first: [UInt64], _ second: [UInt64]
+        ) -> (onlyInFirst: Set<UInt64>, onlyInSecond: Set<UInt64>) {
+            var onlyInFirst: Set<UInt64> = []
+            var onlyInSecond: Set<UInt64> = []
+            var i = 0
+            var j = 0
+            while i < first.count, j < second.count {
+                let a = first[i]
+                let b = second[j]
+                if a < b {
+                    onlyInFirst.insert(a)
+                    i += 1
+                } else if b < a {
+                    onlyInSecond.insert(b)
+                    j += 1
+                } else {
+                    while i < first.count, first[i] == a { i += 1 }
+                    while j < second.count, second[j] == a { j += 1 }
+                }
             }
-            return missing
+            onlyInFirst.formUnion(first[i...])
+            onlyInSecond.formUnion(second[j...])
+            return (onlyInFirst, onlyInSecond)
         }
 
         private static func pair(_ a: Int32, _ b: Int32) -> UInt64 {
