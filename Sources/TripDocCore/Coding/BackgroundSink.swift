@@ -27,6 +27,9 @@ public final class BackgroundSink<Inner: DocumentDecodingSink>: @unchecked Senda
     private var queue: [Call] = []
     private let capacity = 4
     private var innerError: (any Error)?
+    /// Batches the other thread has emptied, for the decoding side to fill again: a new batch
+    /// each time would be memory touched for the first time, slow on a virtual machine.
+    private var emptiedBatches: [RecordBatch] = []
     private var finished = false
     private var inner: Inner
 
@@ -99,6 +102,7 @@ public final class BackgroundSink<Inner: DocumentDecodingSink>: @unchecked Senda
                 case .beginEntity(let entity): try inner.beginEntity(entity)
                 case .records(let records):
                     while let record = records.takeNext() { try inner.add(record: consume record) }
+                    handBack(records)
                 case .snapshot(let snapshot): try inner.add(snapshot)
                 case .endEntity(let entity, let count): try inner.endEntity(entity, count: count)
                 case .lateHistory(let history): try inner.lateHistory(history)
@@ -116,6 +120,25 @@ public final class BackgroundSink<Inner: DocumentDecodingSink>: @unchecked Senda
         finished = true
         condition.broadcast()
         condition.unlock()
+    }
+
+    /// Keeps an emptied batch for ``emptiedBatch(capacity:)``; a few at most (those in the queue and
+    /// the one being filled are all there can be in use).
+    private func handBack(_ batch: RecordBatch) {
+        batch.reset()
+        condition.lock()
+        if emptiedBatches.count < capacity + 2 { emptiedBatches.append(batch) }
+        condition.unlock()
+    }
+
+    /// An emptied batch of `capacity` records, or a new one.
+    fileprivate func emptiedBatch(capacity: Int) -> RecordBatch {
+        condition.lock()
+        defer { condition.unlock() }
+        if let index = emptiedBatches.lastIndex(where: { $0.capacity == capacity }) {
+            return emptiedBatches.remove(at: index)
+        }
+        return RecordBatch(capacity: capacity)
     }
 
     /// The decoding side: collects snapshots into batches and queues the calls.
@@ -136,7 +159,7 @@ public final class BackgroundSink<Inner: DocumentDecodingSink>: @unchecked Senda
             guard !batch.isEmpty else { return }
             let capacity = min(2 * batch.capacity, Self.largestBatch)
             try sink.put(.records(batch))
-            batch = RecordBatch(capacity: capacity)
+            batch = sink.emptiedBatch(capacity: capacity)
         }
 
         public mutating func begin(header: DocumentHeader, schema: Schema, history: DocumentHistory?) throws {
@@ -201,6 +224,13 @@ final class RecordBatch: @unchecked Sendable {
         guard taken < count else { return nil }
         defer { taken += 1 }
         return (storage + taken).move()
+    }
+
+    /// Makes an emptied batch ready to be filled again.
+    func reset() {
+        precondition(isEmpty, "a batch with records left in it")
+        count = 0
+        taken = 0
     }
 
     deinit {
