@@ -22,8 +22,13 @@ struct ZipCentralDirectory {
     /// Where the central directory starts: the end of the last entry's data.
     let offset: Int
 
+    /// Reads the central directory of the archive in `data`, touching only the end of it (the
+    /// archive is usually a mapped file: its entries' data is left to libarchive).
     init(_ data: Data) throws {
-        let bytes = [UInt8](data)
+        (records, offset) = try data.withUnsafeBytes { try Self.read($0) }
+    }
+
+    private static func read(_ bytes: UnsafeRawBufferPointer) throws -> (records: [Record], offset: Int) {
         func fail(_ reason: String) -> ZipArchiveError { .notAZipArchive(reason) }
         func u16(_ at: Int) throws -> Int {
             guard at >= 0, at <= bytes.count - 2 else { throw fail("it is cut short") }
@@ -74,7 +79,6 @@ struct ZipCentralDirectory {
         guard start <= bytes.count, size <= bytes.count - start else {
             throw fail("its central directory lies outside the file (the file may be cut short)")
         }
-        offset = start
         var records: [Record] = []
         records.reserveCapacity(min(count, 1 << 20))
         var cursor = start
@@ -119,6 +123,6 @@ struct ZipCentralDirectory {
                     localHeaderOffset: local, unixMode: madeBy == 3 ? external >> 16 : nil))
             cursor = extraEnd + commentLength
         }
-        self.records = records
+        return (records, start)
     }
 }

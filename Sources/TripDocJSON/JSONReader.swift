@@ -288,7 +288,25 @@ public struct JSONReader: StructuredReader {
         let contentStart = position
         var hasEscapes = false
         var unionOfBytes: UInt8 = 0
+        var isASCII = true
+        let base = bytes.baseAddress
         while true {
+            // Eight bytes at a time up to the next quote, backslash or control character.
+            while let base, position + 8 <= bytes.count {
+                let word = ByteWords.word(at: position, in: base)
+                let stops =
+                    ByteWords.bytes(of: word, equalTo: UInt8(ascii: "\""))
+                    | ByteWords.bytes(of: word, equalTo: UInt8(ascii: "\\")) | ByteWords.bytes(of: word, below: 0x20)
+                if stops == 0 {
+                    if ByteWords.hasNonASCII(word) { isASCII = false }
+                    position += 8
+                    continue
+                }
+                let plain = ByteWords.firstMatch(stops)
+                if plain > 0, ByteWords.hasNonASCII(word & (UInt64.max >> (64 - 8 * plain))) { isASCII = false }
+                position += plain
+                break
+            }
             guard position < bytes.count else { throw error("a string is not closed before the end of the file", at: start) }
             let byte = bytes[position]
             unionOfBytes |= byte
@@ -312,7 +330,7 @@ public struct JSONReader: StructuredReader {
             guard decode else { return nil }
             let slice = UnsafeRawBufferPointer(rebasing: bytes[contentStart..<contentEnd])
             // ASCII needs no validation; anything else must be well-formed UTF-8.
-            if unionOfBytes < 0x80 { return String(decoding: slice, as: UTF8.self) }
+            if isASCII, unionOfBytes < 0x80 { return String(decoding: slice, as: UTF8.self) }
             guard let text = String(validating: slice, as: UTF8.self) else {
                 throw error("a string is not valid UTF-8", at: start)
             }

@@ -121,13 +121,27 @@ public struct JSONWriter: StructuredWriter, DrainableStructuredWriter {
 
     /// Appends `value` as a JSON string: `"` and `\` escaped, control characters as `\n`, `\t`,
     /// … or `\u00XX`, everything else as UTF-8.
+    /// Whether `utf8` holds no quote, backslash or control character (eight bytes at a time).
+    private static func needsNoEscape(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        if let base = utf8.baseAddress {
+            while index + 8 <= utf8.count {
+                let word = ByteWords.word(at: index, in: base)
+                let escaped =
+                    ByteWords.bytes(of: word, equalTo: UInt8(ascii: "\"")) | ByteWords.bytes(of: word, equalTo: UInt8(ascii: "\\"))
+                    | ByteWords.bytes(of: word, below: 0x20)
+                if escaped != 0 { return false }
+                index += 8
+            }
+        }
+        return !utf8[index...].contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+    }
+
     private mutating func appendQuoted(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
         var text = value
         // Most text has nothing to escape: copied whole.
-        let plain = text.withUTF8 { utf8 in
-            !utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
-        }
+        let plain = text.withUTF8(Self.needsNoEscape)
         if plain {
             text.withUTF8 { bytes.append(contentsOf: $0) }
             bytes.append(UInt8(ascii: "\""))
