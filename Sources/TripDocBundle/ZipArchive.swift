@@ -226,21 +226,29 @@ enum ZipArchive {
                 let output = try HashedSpool(
                     name: name, spillThreshold: record.uncompressedSize > spillThreshold ? 0 : nil,
                     capacity: min(record.uncompressedSize, spillThreshold))
+                // A large entry is hashed and spooled on another thread while it is inflated.
+                let pipeline = record.uncompressedSize > spillThreshold ? BufferPipeline(consume: output.append) : nil
+                var inflated = 0
                 while true {
-                    let count = chunk.withUnsafeMutableBytes { archive_read_data(archive, $0.baseAddress, $0.count) }
+                    let count = try pipeline?.fill { archive_read_data(archive, $0.baseAddress, $0.count) }
+                        ?? chunk.withUnsafeMutableBytes { archive_read_data(archive, $0.baseAddress, $0.count) }
                     if count == 0 { break }
                     guard count > 0 else { throw ZipArchiveError.damaged(entry: name, message(archive)) }
                     // The central directory's size is a promise; an entry that inflates past it is refused
                     // before it can use more memory.
-                    guard output.size + count <= record.uncompressedSize else {
+                    guard inflated + count <= record.uncompressedSize else {
                         throw ZipArchiveError.damaged(
                             entry: name, "it inflates to more than the \(record.uncompressedSize) bytes it declares")
                     }
-                    try chunk.withUnsafeBytes { try output.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+                    inflated += count
+                    if pipeline == nil {
+                        try chunk.withUnsafeBytes { try output.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+                    }
                 }
-                guard output.size == record.uncompressedSize else {
+                try pipeline?.finish()
+                guard inflated == record.uncompressedSize else {
                     throw ZipArchiveError.damaged(
-                        entry: name, "it holds \(output.size) bytes but declares \(record.uncompressedSize)")
+                        entry: name, "it holds \(inflated) bytes but declares \(record.uncompressedSize)")
                 }
                 let (contents, digest) = (try output.contents(), output.digest)
                 entries.append(Entry(name: name, data: contents, digest: digest))

@@ -55,6 +55,28 @@ import TripDocTestSupport
         #expect(streamed == bytes)
     }
 
+    /// A large entry is inflated on one thread and hashed and spooled on another: damage in the
+    /// middle of it is reported, naming the entry, and stops both.
+    @Test func damageInsideALargeEntryIsReportedWithItsName() throws {
+        var document = EdgeCaseDocuments.document()
+        var state: UInt64 = 11
+        let letters = (0..<17_000_000).map { _ -> UInt8 in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(ascii: "a") + UInt8((state >> 33) % 26)
+        }
+        document.snapshots[1]["string"] = .string(String(decoding: letters, as: UTF8.self))
+        let bytes = try bundle.writeDocument(document)
+        for offset in [bytes.count / 3, bytes.count / 2] {
+            var damaged = bytes
+            damaged[offset] ^= 0x55
+            #expect {
+                _ = try bundle.readDocument(from: damaged, file: "big.tripbundle")
+            } throws: { error in
+                "\(error)".contains("snapshots/Everything.json")
+            }
+        }
+    }
+
     @Test func aFiveMegabyteExternalValueIsItsOwnEntryAndRoundTrips() throws {
         let document = Self.externalDocument(dataOf: 5_000_000)
         let bytes = try bundle.writeDocument(document)
