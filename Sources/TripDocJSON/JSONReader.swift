@@ -157,10 +157,14 @@ public struct JSONReader: StructuredReader {
     public mutating func beginArray() throws { try enter(UInt8(ascii: "["), kind: "an array") }
 
     public mutating func nextKey() throws -> String? {
-        try nextKey(expecting: "")
+        switch try nextKey(matching: "") {
+        case .other(let key): key
+        case .expected: ""  // unreachable: an empty expected key is never matched
+        case nil: nil
+        }
     }
 
-    public mutating func nextKey(expecting expected: String) throws -> String? {
+    public mutating func nextKey(matching expected: String) throws -> StructuredKeyMatch? {
         guard let byte = peekByte() else { throw error("unexpected end of file inside an object") }
         if byte == UInt8(ascii: "}") {
             position += 1
@@ -178,7 +182,7 @@ public struct JSONReader: StructuredReader {
         } else if byte != UInt8(ascii: "\"") {
             throw mismatch("a member name in quotes or '}'")
         }
-        let key = try spelled(expected) ? expected : readString()
+        let key: StructuredKeyMatch = try spelled(expected) ? .expected : .other(readString())
         guard peekByte() == UInt8(ascii: ":") else { throw mismatch("':' after the member name") }
         position += 1
         last = UInt8(ascii: "v")
@@ -188,8 +192,7 @@ public struct JSONReader: StructuredReader {
     /// Whether the string token at `position` is `expected` written plainly (no escapes): then
     /// it is consumed. A key that needs escaping is never taken this way; it is read as usual.
     private mutating func spelled(_ expected: String) -> Bool {
-        var expected = expected
-        return expected.withUTF8 { text in
+        return expected.withUTF8Bytes { text in
             let end = position + 1 + text.count
             guard !text.isEmpty, end < bytes.count, bytes[end] == UInt8(ascii: "\""),
                 memcmp(bytes.baseAddress! + position + 1, text.baseAddress!, text.count) == 0,

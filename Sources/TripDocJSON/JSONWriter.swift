@@ -139,11 +139,10 @@ public struct JSONWriter: StructuredWriter, DrainableStructuredWriter {
 
     private mutating func appendQuoted(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
-        var text = value
         // Most text has nothing to escape: copied whole.
-        let plain = text.withUTF8(Self.needsNoEscape)
+        let plain = value.withUTF8Bytes(Self.needsNoEscape)
         if plain {
-            text.withUTF8 { bytes.append(contentsOf: $0) }
+            value.withUTF8Bytes { bytes.append(contentsOf: $0) }
             bytes.append(UInt8(ascii: "\""))
             return
         }

@@ -75,9 +75,8 @@ struct PlistWriter: StructuredWriter, DrainableStructuredWriter {
     mutating func key(_ key: String) {
         startItem()
         bytes.append("<key>")
-        var text = key
-        if text.withUTF8({ Self.classify($0) }) == .plain {
-            text.withUTF8 { bytes.append(contentsOf: $0) }
+        if key.withUTF8Bytes({ Self.classify($0) }) == .plain {
+            key.withUTF8Bytes { bytes.append(contentsOf: $0) }
         } else {
             appendEscaped(key)
         }
@@ -108,19 +107,18 @@ struct PlistWriter: StructuredWriter, DrainableStructuredWriter {
     mutating func writeFloat(_ value: Float) { element("<real>", "</real>") { $0.append(utf8: value.description) } }
 
     mutating func writeString(_ value: String) {
-        var text = value
         // One pass over the UTF-8: a character XML cannot carry sends the text to <data>; text
         // with nothing to escape is copied whole.
-        let kind = text.withUTF8 { Self.classify($0) }
+        let kind = value.withUTF8Bytes { Self.classify($0) }
         if kind == .outsideXML {
             writeData(Data(value.utf8))
             return
         }
-        longestText = max(longestText, text.utf8.count)
+        longestText = max(longestText, value.utf8.count)
         startValue()
         bytes.append("<string>")
         if kind == .plain {
-            text.withUTF8 { bytes.append(contentsOf: $0) }
+            value.withUTF8Bytes { bytes.append(contentsOf: $0) }
         } else {
             appendEscaped(value)
         }

@@ -8,8 +8,7 @@ extension Array where Element == UInt8 {
 
     /// Appends the UTF-8 of `text`, copied whole.
     package mutating func append(utf8 text: String) {
-        var text = text
-        text.withUTF8 { append(contentsOf: $0) }
+        text.withUTF8Bytes { append(contentsOf: $0) }
     }
 
     /// Appends the decimal digits of `value`, with a leading `-` when it is negative.
@@ -31,5 +30,17 @@ extension Array where Element == UInt8 {
             } while rest > 0
             append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[index...]))
         }
+    }
+}
+
+extension String {
+    /// Calls `body` with the string's UTF-8, read in place for a native or small string: unlike
+    /// `withUTF8`, which needs a mutable copy (a reference counted on every call, and the writers
+    /// call it for every key and value).
+    @inlinable
+    package func withUTF8Bytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        if let result = try utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = self
+        return try copy.withUTF8(body)
     }
 }

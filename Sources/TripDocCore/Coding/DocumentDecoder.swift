@@ -423,52 +423,65 @@ public struct DocumentDecoder {
             count = properties.count
         }
         var seen = SeenProperties(count: properties.count)
+        let keys = plan.keysInKeyOrder
+        let codings = plan.codingsInKeyOrder
         var previous = -1
-        // The key most likely next: `$id`, then each property in key order (as tripdoc writes them).
+        // The key most likely next: `$id`, then each property in key order (as tripdoc writes
+        // them). A key read as expected is known by its place, without a string or a lookup.
         var expected = EntityCodingPlan.identifierKey
-        while let key = try reader.nextKey(expecting: expected) {
-            if key == EntityCodingPlan.identifierKey {
-                let valueStart = reader.bookmark
-                guard primaryKey == nil else { throw failure(at: valueStart, in: reader, "'$id' appears twice") }
-                let value = try within(key) { try reader.readString() }
-                guard !value.isEmpty else { throw failure(at: valueStart, in: reader, "'$id' is empty") }
-                primaryKey = value
-                expected = Self.key(after: previous, in: properties)
-                continue
+        var expectedIndex = -1
+        while let match = try reader.nextKey(matching: expected) {
+            let index: Int
+            switch match {
+            case .expected where expectedIndex >= 0 && expectedIndex < properties.count:
+                index = expectedIndex
+            case .expected, .other:
+                let key = if case .other(let key) = match { key } else { expected }
+                if key == EntityCodingPlan.identifierKey {
+                    try readPrimaryKey(into: &primaryKey, from: &reader)
+                    expectedIndex = previous + 1
+                    expected = keys[expectedIndex]
+                    continue
+                }
+                guard let property = plan.propertiesByName[key] else {
+                    throw failure(
+                        at: reader.bookmark, in: reader,
+                        "'\(key)' is not a property of \(plan.entity.name) (it has "
+                            + plan.entity.propertyNames.joined(separator: ", ") + ")")
+                }
+                index = property.index
             }
-            guard let property = plan.property(named: key, after: previous) else {
-                throw failure(
-                    at: reader.bookmark, in: reader,
-                    "'\(key)' is not a property of \(plan.entity.name) (it has "
-                        + plan.entity.propertyNames.joined(separator: ", ") + ")")
+            guard seen.insert(index) else {
+                throw failure(at: reader.bookmark, in: reader, "the property '\(keys[index])' appears twice")
             }
-            guard seen.insert(property.index) else {
-                throw failure(at: reader.bookmark, in: reader, "the property '\(key)' appears twice")
-            }
-            previous = property.index
-            expected = Self.key(after: previous, in: properties)
-            values[property.index] = try within(key) {
-                switch property.role {
+            previous = index
+            expectedIndex = index + 1
+            expected = keys[expectedIndex]
+            let coding = codings[index]
+            values[index] = try within(keys[index]) {
+                switch coding.role {
                 case .attribute:
-                    if property.isOptional, try reader.peekKind() == .null {
+                    if coding.isOptional, try reader.peekKind() == .null {
                         try reader.skipValue()
                         return .null
                     }
-                    return try decodeValue(property.type, from: &reader)
+                    return try decodeValue(coding.type, from: &reader)
                 case .toOne:
                     if try reader.peekKind() == .null {
                         try reader.skipValue()
                         return .null
                     }
                     return .reference(
-                        try decodeReference(to: property, store: store, from: &reader))
+                        try decodeReference(
+                            to: coding.destinationName, of: properties[index].destination, store: store, from: &reader))
                 case .toMany:
                     try expect(.array, in: &reader)
                     try reader.beginArray()
                     var targets: [PersistentIdentifier] = []
                     while try reader.nextElement() {
                         let target = try within("[\(targets.count)]") {
-                            try decodeReference(to: property, store: store, from: &reader)
+                            try decodeReference(
+                                to: coding.destinationName, of: properties[index].destination, store: store, from: &reader)
                         }
                         targets.append(target)
                     }
@@ -500,19 +513,31 @@ public struct DocumentDecoder {
             plan: plan, store: store, primaryKey: primaryKey, values: values, valuesFitPlan: true)
     }
 
+    /// Reads a snapshot's `$id` into `primaryKey`, refusing a second one and an empty one.
+    private func readPrimaryKey<R: StructuredReader>(into primaryKey: inout String?, from reader: inout R) throws {
+        let valueStart = reader.bookmark
+        guard primaryKey == nil else { throw failure(at: valueStart, in: reader, "'$id' appears twice") }
+        let value = try within(EntityCodingPlan.identifierKey) { try reader.readString() }
+        guard !value.isEmpty else { throw failure(at: valueStart, in: reader, "'$id' is empty") }
+        primaryKey = value
+    }
+
+    /// Reads a reference to a `destination` (the entity's kept name), named `destinationText` in
+    /// messages.
     private func decodeReference<R: StructuredReader>(
-        to property: EntityCodingPlan.Property, store: InternedName, from reader: inout R
+        to destination: InternedName, of destinationText: @autoclosure () -> String, store: InternedName,
+        from reader: inout R
     ) throws -> PersistentIdentifier {
         let start = reader.bookmark
         // A format may write text it cannot carry as data (the plist); readString decodes it back.
         let kind = try reader.peekKind()
         guard kind == .string || kind == .data else {
             throw failure(
-                at: start, in: reader, "expected the primary key of a \(property.destination) as a string, found " + kind.article)
+                at: start, in: reader, "expected the primary key of a \(destinationText()) as a string, found " + kind.article)
         }
         let key = try reader.readString()
-        guard !key.isEmpty else { throw failure(at: start, in: reader, "a reference to \(property.destination) is empty") }
-        return PersistentIdentifier(store: store, entity: property.destinationName, primaryKey: key)
+        guard !key.isEmpty else { throw failure(at: start, in: reader, "a reference to \(destinationText()) is empty") }
+        return PersistentIdentifier(store: store, entity: destination, primaryKey: key)
     }
 
     // MARK: Helpers
@@ -547,10 +572,6 @@ public struct DocumentDecoder {
         }
     }
 
-    /// The key that follows the property at `index` in key order ("" after the last).
-    private static func key(after index: Int, in properties: [EntityCodingPlan.Property]) -> String {
-        index + 1 < properties.count ? properties[index + 1].name : ""
-    }
 
     /// Runs `body`, adding `component` to the key path of any failure that comes out of it
     /// (spelled only then: this runs for every value read).

@@ -116,45 +116,54 @@ public struct DocumentEncoder {
             // A record of another schema's plan: by name.
             return try encodeSnapshot(record.snapshot, plan: plan, to: &writer)
         }
-        func failure(_ property: EntityCodingPlan.Property, _ message: String) -> DocumentWriteError {
+        func failure(_ index: Int, _ message: String) -> DocumentWriteError {
             DocumentWriteError(
-                identifier: identifier ?? record.persistentIdentifier, property: property.name, message: message)
+                identifier: identifier ?? record.persistentIdentifier, property: plan.propertiesInKeyOrder[index].name,
+                message: message)
         }
         writer.beginObject()
         writer.key(EntityCodingPlan.identifierKey)
         writer.writeString(record.primaryKey)
-        for property in plan.propertiesInKeyOrder {
-            let value = record.values[property.index]
-            if case .null = value {
-                if property.role == .attribute, !property.isOptional {
-                    throw failure(property, "is nil but the attribute is not optional")
+        // By place, from the plan's value arrays: no property object's references are counted.
+        let keys = plan.keysInKeyOrder
+        let codings = plan.codingsInKeyOrder
+        let values = record.values
+        for index in codings.indices {
+            let coding = codings[index]
+            if case .null = values[index] {
+                if coding.role == .attribute, !coding.isOptional {
+                    throw failure(index, "is nil but the attribute is not optional")
                 }
                 continue
             }
             if !valuesChecked {
-                switch property.role {
+                let value = values[index]
+                switch coding.role {
                 case .attribute:
-                    guard value.fits(property.type) else {
-                        throw failure(property, "holds \(value.kindDescription), expected \(property.type.name)")
+                    guard value.fits(coding.type) else {
+                        throw failure(index, "holds \(value.kindDescription), expected \(coding.type.name)")
                     }
                 case .toOne:
-                    guard case .reference(let target) = value, target.isOf(property.destinationName) else {
-                        throw failure(property, "holds \(value.kindDescription), expected a reference to a \(property.destination)")
+                    guard case .reference(let target) = value, target.isOf(coding.destinationName) else {
+                        throw failure(
+                            index,
+                            "holds \(value.kindDescription), expected a reference to a \(plan.propertiesInKeyOrder[index].destination)")
                     }
                 case .toMany:
-                    guard case .references(let targets) = value, targets.allSatisfy({ $0.isOf(property.destinationName) })
+                    guard case .references(let targets) = value, targets.allSatisfy({ $0.isOf(coding.destinationName) })
                     else {
                         throw failure(
-                            property, "holds \(value.kindDescription), expected references to \(property.destination) models")
+                            index,
+                            "holds \(value.kindDescription), expected references to \(plan.propertiesInKeyOrder[index].destination) models")
                     }
                 }
             }
             // References are written as their primary keys (encodeValue), as everywhere.
-            writer.key(property.name)
-            if property.usesExternalStorage, case .data(let data) = value {
+            writer.key(keys[index])
+            if coding.usesExternalStorage, case .data(let data) = values[index] {
                 writer.writeData(data, externalStorage: true)
             } else {
-                encodeValue(value, as: property.type, to: &writer)
+                encodeValue(values[index], as: coding.type, to: &writer)
             }
         }
         writer.endObject()

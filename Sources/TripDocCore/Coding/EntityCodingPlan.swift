@@ -58,6 +58,22 @@ final class EntityCodingPlan: Sendable {
     let internedName: InternedName
     let propertiesInKeyOrder: [Property]
     let propertiesByName: [String: Property]
+    /// The properties' names in key order, and "" after them: the key a snapshot object most
+    /// likely holds next, after the property before it (as tripdoc writes them).
+    let keysInKeyOrder: [String]
+    /// What decoding and encoding each property's value needs, in key order, as values: the
+    /// per-value loops read these rather than the `Property` objects, whose references every
+    /// thread would count.
+    let codingsInKeyOrder: [Coding]
+
+    /// What coding one property's value needs.
+    struct Coding {
+        let role: Role
+        let type: AttributeType
+        let isOptional: Bool
+        let usesExternalStorage: Bool
+        let destinationName: InternedName
+    }
 
     init(_ entity: Schema.Entity) {
         self.entity = entity
@@ -73,15 +89,12 @@ final class EntityCodingPlan: Sendable {
             }
         }
         propertiesByName = Dictionary(propertiesInKeyOrder.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
-    }
-
-    /// The property named `key`, looking first at the one after `previous` in key order (where a
-    /// document written by tripdoc has it), then up by name.
-    @inline(__always)
-    func property(named key: String, after previous: Int) -> Property? {
-        let next = previous + 1
-        if next < propertiesInKeyOrder.count, propertiesInKeyOrder[next].name == key { return propertiesInKeyOrder[next] }
-        return propertiesByName[key]
+        keysInKeyOrder = propertiesInKeyOrder.map(\.name) + [""]
+        codingsInKeyOrder = propertiesInKeyOrder.map {
+            Coding(
+                role: $0.role, type: $0.type, isOptional: $0.isOptional, usesExternalStorage: $0.usesExternalStorage,
+                destinationName: $0.destinationName)
+        }
     }
 
     /// Whether records of `other` hold their values in this plan's order.

@@ -42,8 +42,9 @@ public protocol StructuredReader {
     /// The next member's key, or `nil` at the end of the object (which is then consumed).
     mutating func nextKey() throws -> String?
     /// As ``nextKey()``, when the caller knows which key most likely comes next: a reader may
-    /// hand back `expected` itself when the key is spelled so, rather than make a new string.
-    mutating func nextKey(expecting expected: String) throws -> String?
+    /// say that it is `expected` without making a string of it. An empty `expected` never
+    /// matches.
+    mutating func nextKey(matching expected: String) throws -> StructuredKeyMatch?
     /// Consumes the start of an array.
     mutating func beginArray() throws
     /// Whether another element follows; `false` at the end of the array (which is then consumed).
@@ -69,9 +70,18 @@ public protocol StructuredReader {
 }
 
 extension StructuredReader {
-    public mutating func nextKey(expecting expected: String) throws -> String? {
-        try nextKey()
+    public mutating func nextKey(matching expected: String) throws -> StructuredKeyMatch? {
+        guard let key = try nextKey() else { return nil }
+        return !expected.isEmpty && key == expected ? .expected : .other(key)
     }
+}
+
+/// A key read by ``StructuredReader/nextKey(matching:)``.
+public enum StructuredKeyMatch: Equatable, Sendable {
+    /// The key expected.
+    case expected
+    /// Another key.
+    case other(String)
 }
 
 /// Why a reader could not read what it was asked for.
