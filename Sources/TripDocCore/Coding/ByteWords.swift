@@ -3,35 +3,36 @@
 /// per step instead of a byte. Each test sets the high bit of a byte that matches, and may also
 /// set it in bytes after a match (a borrow), never in bytes before it and never in a word without
 /// one: a word's result is non-zero exactly when one of its bytes matches, and its lowest set bit
-/// is in the first byte that does (``firstMatch(_:)``).
-package enum ByteWords {
-    private static let ones: UInt64 = 0x0101_0101_0101_0101
-    private static let highBits: UInt64 = 0x8080_8080_8080_8080
+/// is in the first byte that does (``firstMatch(_:)``). The tests are inlinable: the readers and
+/// writers of other modules call them for every word.
+public enum ByteWords {
+    @usableFromInline static var ones: UInt64 { 0x0101_0101_0101_0101 }
+    @usableFromInline static var highBits: UInt64 { 0x8080_8080_8080_8080 }
 
     /// The eight bytes at `offset`, the first in the lowest bits.
-    @inline(__always)
-    package static func word(at offset: Int, in bytes: UnsafeRawPointer) -> UInt64 {
+    @inlinable @inline(__always)
+    public static func word(at offset: Int, in bytes: UnsafeRawPointer) -> UInt64 {
         UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
     }
 
     /// Marks the bytes of `word` equal to `byte`.
-    @inline(__always)
-    package static func bytes(of word: UInt64, equalTo byte: UInt8) -> UInt64 {
+    @inlinable @inline(__always)
+    public static func bytes(of word: UInt64, equalTo byte: UInt8) -> UInt64 {
         let difference = word ^ (ones &* UInt64(byte))
         return (difference &- ones) & ~difference & highBits
     }
 
     /// Marks the bytes of `word` less than `bound`, which is at most 0x80.
-    @inline(__always)
-    package static func bytes(of word: UInt64, below bound: UInt8) -> UInt64 {
+    @inlinable @inline(__always)
+    public static func bytes(of word: UInt64, below bound: UInt8) -> UInt64 {
         (word &- ones &* UInt64(bound)) & ~word & highBits
     }
 
     /// Whether some byte of `word` is 0x80 or more (not ASCII).
-    @inline(__always)
-    package static func hasNonASCII(_ word: UInt64) -> Bool { word & highBits != 0 }
+    @inlinable @inline(__always)
+    public static func hasNonASCII(_ word: UInt64) -> Bool { word & highBits != 0 }
 
     /// The place (0 to 7) of the first byte marked in the non-zero `marks`.
-    @inline(__always)
-    package static func firstMatch(_ marks: UInt64) -> Int { marks.trailingZeroBitCount >> 3 }
+    @inlinable @inline(__always)
+    public static func firstMatch(_ marks: UInt64) -> Int { marks.trailingZeroBitCount >> 3 }
 }
