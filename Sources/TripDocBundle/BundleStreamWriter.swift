@@ -35,15 +35,15 @@ struct BundleStreamWriter: DocumentStreamWriter {
         let encoder = DocumentEncoder()
         var headerWriter = JSONWriter(compactLevel: 1)
         encoder.encodeHeader(header, to: &headerWriter)
-        leading.append(.init(name: BundleFormat.headerEntry, data: Data(headerWriter.bytes)))
+        leading.append(.init(name: BundleFormat.headerEntry, data: headerWriter.data))
         var schemaWriter = JSONWriter(compactLevel: 2)
         encoder.encodeSchema(schema, to: &schemaWriter)
-        leading.append(.init(name: BundleFormat.schemaEntry, data: Data(schemaWriter.bytes)))
+        leading.append(.init(name: BundleFormat.schemaEntry, data: schemaWriter.data))
         if !history.isEmpty {
             // One transaction per line.
             var historyWriter = JSONWriter(compactLevel: 2)
             try encoder.encodeHistory(history, schema: schema, to: &historyWriter)
-            leading.append(.init(name: BundleFormat.historyEntry, data: Data(historyWriter.bytes)))
+            leading.append(.init(name: BundleFormat.historyEntry, data: historyWriter.data))
         }
     }
 

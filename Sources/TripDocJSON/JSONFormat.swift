@@ -57,6 +57,6 @@ extension JSONFormat {
         writer.key("storeIdentifier")
         writer.writeString(storeIdentifier)
         writer.endObject()
-        return Data(writer.bytes)
+        return writer.data
     }
 }

@@ -4,8 +4,12 @@ import TripDocCore
 /// Writes the shared coding's calls as JSON text: two-space indentation, and containers nested
 /// ``compactLevel`` deep or deeper (a snapshot, a schema entity) on one line.
 public struct JSONWriter: StructuredWriter, DrainableStructuredWriter {
-    /// The bytes written so far.
-    public private(set) var bytes: [UInt8] = []
+    /// The bytes written so far (handed out by ``drain(into:)``).
+    private var output: ByteBuffer
+    /// The bytes written so far, copied.
+    public var bytes: [UInt8] { output.withUnsafeBytes { Array($0) } }
+    /// The bytes written so far, copied.
+    public var data: Data { output.data }
     /// Containers at this nesting level or deeper are written on one line.
     let compactLevel: Int
 
@@ -21,7 +25,7 @@ public struct JSONWriter: StructuredWriter, DrainableStructuredWriter {
     /// A writer that puts containers nested `compactLevel` deep on one line.
     public init(compactLevel: Int = 3, capacity: Int = 1 << 16) {
         self.compactLevel = compactLevel
-        bytes.reserveCapacity(capacity)
+        output = ByteBuffer(capacity: capacity)
     }
 
     private var level: Int { hasContent.count }
@@ -34,28 +38,28 @@ public struct JSONWriter: StructuredWriter, DrainableStructuredWriter {
             return
         }
         guard !hasContent.isEmpty else { return }
-        if hasContent[hasContent.count - 1] { bytes.append(UInt8(ascii: ",")) }
+        if hasContent[hasContent.count - 1] { output.append(UInt8(ascii: ",")) }
         hasContent[hasContent.count - 1] = true
         newline()
     }
 
     private mutating func newline() {
         if isCompact { return }
-        bytes.append(UInt8(ascii: "\n"))
-        for _ in 0..<level { bytes.append(UInt8(ascii: " ")); bytes.append(UInt8(ascii: " ")) }
+        output.append(UInt8(ascii: "\n"))
+        for _ in 0..<level { output.append(UInt8(ascii: " ")); output.append(UInt8(ascii: " ")) }
     }
 
     private mutating func open(_ byte: UInt8) {
         startItem()
-        bytes.append(byte)
+        output.append(byte)
         hasContent.append(false)
     }
 
     private mutating func close(_ byte: UInt8) {
         let hadContent = hasContent.removeLast()
         if hadContent, level < compactLevel { newline() }
-        bytes.append(byte)
-        if hasContent.isEmpty { bytes.append(UInt8(ascii: "\n")) }
+        output.append(byte)
+        if hasContent.isEmpty { output.append(UInt8(ascii: "\n")) }
     }
 
     public mutating func beginObject() { open(UInt8(ascii: "{")) }
@@ -66,35 +70,35 @@ public struct JSONWriter: StructuredWriter, DrainableStructuredWriter {
     public mutating func key(_ key: String) {
         startItem()
         appendQuoted(key)
-        bytes.append(UInt8(ascii: ":"))
-        if !isCompact { bytes.append(UInt8(ascii: " ")) }
+        output.append(UInt8(ascii: ":"))
+        if !isCompact { output.append(UInt8(ascii: " ")) }
         afterKey = true
     }
 
     public mutating func writeBool(_ value: Bool) {
         startItem()
-        bytes.append(value ? "true" : "false")
+        output.append(value ? "true" : "false")
     }
 
     public mutating func writeInt(_ value: Int64) {
         startItem()
-        bytes.appendDecimal(value)
+        output.appendDecimal(value)
     }
 
     public mutating func writeUInt(_ value: UInt64) {
         startItem()
-        bytes.appendDecimal(value)
+        output.appendDecimal(value)
     }
 
     public mutating func writeDouble(_ value: Double) {
         startItem()
         // Swift prints the shortest digits that read back as the same double: 0.1, 1e+300, -0.0.
-        bytes.append(utf8: value.description)
+        output.append(utf8: value.description)
     }
 
     public mutating func writeFloat(_ value: Float) {
         startItem()
-        bytes.append(utf8: value.description)
+        output.append(utf8: value.description)
     }
 
     public mutating func writeString(_ value: String) {
@@ -104,9 +108,9 @@ public struct JSONWriter: StructuredWriter, DrainableStructuredWriter {
 
     public mutating func writeData(_ value: Data) {
         startItem()
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(utf8: value.base64EncodedString())
-        bytes.append(UInt8(ascii: "\""))
+        output.append(UInt8(ascii: "\""))
+        output.append(utf8: value.base64EncodedString())
+        output.append(UInt8(ascii: "\""))
     }
 
     public mutating func writeData(_ value: Data, externalStorage: Bool) {
@@ -138,40 +142,40 @@ public struct JSONWriter: StructuredWriter, DrainableStructuredWriter {
     }
 
     private mutating func appendQuoted(_ value: String) {
-        bytes.append(UInt8(ascii: "\""))
+        output.append(UInt8(ascii: "\""))
         // Most text has nothing to escape: copied whole.
         let plain = value.withUTF8Bytes(Self.needsNoEscape)
         if plain {
-            value.withUTF8Bytes { bytes.append(contentsOf: $0) }
-            bytes.append(UInt8(ascii: "\""))
+            value.withUTF8Bytes { output.append(contentsOf: $0) }
+            output.append(UInt8(ascii: "\""))
             return
         }
         for byte in value.utf8 {
             switch byte {
-            case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "\""))
-            case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "\\"))
-            case 0x0A: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
-            case 0x0D: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
-            case 0x09: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
-            case 0x08: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "b"))
-            case 0x0C: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "f"))
+            case UInt8(ascii: "\""): output.append(UInt8(ascii: "\\")); output.append(UInt8(ascii: "\""))
+            case UInt8(ascii: "\\"): output.append(UInt8(ascii: "\\")); output.append(UInt8(ascii: "\\"))
+            case 0x0A: output.append(UInt8(ascii: "\\")); output.append(UInt8(ascii: "n"))
+            case 0x0D: output.append(UInt8(ascii: "\\")); output.append(UInt8(ascii: "r"))
+            case 0x09: output.append(UInt8(ascii: "\\")); output.append(UInt8(ascii: "t"))
+            case 0x08: output.append(UInt8(ascii: "\\")); output.append(UInt8(ascii: "b"))
+            case 0x0C: output.append(UInt8(ascii: "\\")); output.append(UInt8(ascii: "f"))
             case 0..<0x20:
-                bytes.append("\\u00")
-                bytes.append(Self.hexDigits[Int(byte >> 4)])
-                bytes.append(Self.hexDigits[Int(byte & 0xF)])
-            default: bytes.append(byte)
+                output.append("\\u00")
+                output.append(Self.hexDigits[Int(byte >> 4)])
+                output.append(Self.hexDigits[Int(byte & 0xF)])
+            default: output.append(byte)
             }
         }
-        bytes.append(UInt8(ascii: "\""))
+        output.append(UInt8(ascii: "\""))
     }
 }
 
 extension JSONWriter {
-    public var bufferedByteCount: Int { bytes.count }
+    public var bufferedByteCount: Int { output.count }
 
-    public mutating func drain(into output: (UnsafeRawBufferPointer) throws -> Void) rethrows {
-        guard !bytes.isEmpty else { return }
-        try bytes.withUnsafeBytes { try output($0) }
-        bytes.removeAll(keepingCapacity: true)
+    public mutating func drain(into sink: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+        guard !output.isEmpty else { return }
+        try output.withUnsafeBytes { try sink($0) }
+        output.removeAll(keepingCapacity: true)
     }
 }

@@ -183,7 +183,7 @@ extension DocumentDiff {
         writer.writeInt(Int64(total.removed))
         writer.endObject()
         writer.endObject()
-        return Data(writer.bytes)
+        return writer.data
     }
 
     private func writeSide(_ side: Side, to writer: inout JSONWriter) {

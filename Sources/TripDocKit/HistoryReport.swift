@@ -76,6 +76,6 @@ public struct HistoryReport {
         try DocumentEncoder().encodeHistory(
             DocumentHistory(transactions: transactions, deletedThrough: deletedThrough), schema: schema,
             tokensFor: storeIdentifier, to: &writer)
-        return Data(writer.bytes)
+        return writer.data
     }
 }

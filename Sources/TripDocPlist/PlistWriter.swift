@@ -9,7 +9,7 @@ import TripDocCore
 /// (U+0000–U+0008, U+000B, U+000C, U+000E–U+001F, U+FFFE, U+FFFF) is written as `<data>` with its
 /// UTF-8 bytes; readers decode it back where the schema says String.
 struct PlistWriter: StructuredWriter, DrainableStructuredWriter {
-    private(set) var bytes: [UInt8] = []
+    private var bytes: ByteBuffer
     /// The last byte handed out by ``drain(into:)``, for the line-break rule.
     private var lastDrainedByte: UInt8?
     /// The longest text of one element written since it was last reset (strings in bytes,
@@ -23,7 +23,7 @@ struct PlistWriter: StructuredWriter, DrainableStructuredWriter {
 
     init(compactLevel: Int = 3, capacity: Int = 1 << 16) {
         self.compactLevel = compactLevel
-        bytes.reserveCapacity(capacity)
+        bytes = ByteBuffer(capacity: capacity)
         bytes.append(
             """
             <?xml version="1.0" encoding="UTF-8"?>
@@ -89,7 +89,7 @@ struct PlistWriter: StructuredWriter, DrainableStructuredWriter {
     }
 
     /// Writes `<real>`, `<integer>` or `<data>`: the tags around what `content` appends.
-    private mutating func element(_ start: StaticString, _ end: StaticString, content: (inout [UInt8]) -> Void) {
+    private mutating func element(_ start: StaticString, _ end: StaticString, content: (inout ByteBuffer) -> Void) {
         startValue()
         bytes.append(start)
         content(&bytes)
