@@ -111,6 +111,9 @@ public struct EntityStreamEncoder {
     /// How many snapshots have been written.
     public private(set) var count = 0
     private var lastKey: String?
+    /// ``lastKey``'s value when it is a canonical number: the next key is compared by value
+    /// (without reading the last one's digits again, for every snapshot).
+    private var lastNumber: Int64?
     /// The last plan of another schema whose records were found laid out like this one's.
     private var compatiblePlan: EntityCodingPlan?
     /// The last plan of another schema whose entity was found to be this one's.
@@ -148,8 +151,14 @@ public struct EntityStreamEncoder {
             throw DocumentStreamOrderError(
                 message: "\(identifier ?? record.persistentIdentifier) comes outside its entity's snapshots")
         }
-        // Equal keys pass: a duplicate is the integrity checker's to report.
-        if let lastKey, PrimaryKeyOrder.precedes(record.primaryKey, lastKey) {
+        // Equal keys pass: a duplicate is the integrity checker's to report. Canonical numbers
+        // below 10^18 compare as their values, as PrimaryKeyOrder orders them.
+        let number = PrimaryKeyOrder.canonicalNumber(record.primaryKey)
+        let isOutOfOrder =
+            if let number, let lastNumber { number < lastNumber } else if let lastKey {
+                PrimaryKeyOrder.precedes(record.primaryKey, lastKey)
+            } else { false }
+        if isOutOfOrder, let lastKey {
             throw DocumentStreamOrderError(
                 message: "\(identifier ?? record.persistentIdentifier) comes after \(plan.name)/\(lastKey)")
         }
@@ -162,6 +171,7 @@ public struct EntityStreamEncoder {
             valuesChecked: record.valuesFitPlan && (record.plan === plan || record.plan === samePlan), to: &writer)
         count += 1
         lastKey = record.primaryKey
+        lastNumber = number
         CodingProgress.tick(count)
     }
 

@@ -124,6 +124,8 @@ extension PersistentIdentifier: Comparable {
 public enum PrimaryKeyOrder {
     /// Whether `lhs` is listed before `rhs`.
     public static func precedes(_ lhs: String, _ rhs: String) -> Bool {
+        // The usual case, two numbers below 10^18: by value, which is the same order.
+        if let lhsValue = canonicalNumber(lhs), let rhsValue = canonicalNumber(rhs) { return lhsValue < rhsValue }
         let lhsNumeric = isCanonicalNumber(lhs)
         let rhsNumeric = isCanonicalNumber(rhs)
         if lhsNumeric != rhsNumeric { return lhsNumeric }
