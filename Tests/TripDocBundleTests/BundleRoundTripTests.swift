@@ -35,17 +35,23 @@ import TripDocTestSupport
         #expect(try bundle.writeDocument(back) == bundle.writeDocument(document))
     }
 
-    /// An entry over 16 MiB is inflated into a temporary file and read from there; a stream
-    /// writes it through a temporary file too. Both give back the document and its bytes.
-    @Test func anEntryLargerThanSixteenMebibytesRoundTripsThroughTemporaryFiles() throws {
+    /// The edge-case document with a string of 17 million letters (`seed` picks them) that do not
+    /// compress much, so its entry passes the compression-ratio cap and is over 16 MiB.
+    static func largeDocument(seed: UInt64) -> Document {
         var document = EdgeCaseDocuments.document()
-        // Letters that do not compress much, so the entry passes the compression-ratio cap.
-        var state: UInt64 = 7
+        var state = seed
         let letters = (0..<17_000_000).map { _ -> UInt8 in
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return UInt8(ascii: "a") + UInt8((state >> 33) % 26)
         }
         document.snapshots[1]["string"] = .string(String(decoding: letters, as: UTF8.self))
+        return document
+    }
+
+    /// An entry over 16 MiB is inflated into a temporary file and read from there; a stream
+    /// writes it through a temporary file too. Both give back the document and its bytes.
+    @Test func anEntryLargerThanSixteenMebibytesRoundTripsThroughTemporaryFiles() throws {
+        let document = Self.largeDocument(seed: 7)
         let ordered = Document(header: document.header, schema: document.schema, snapshots: document.orderedSnapshots)
         let bytes = try bundle.writeDocument(document)
         #expect(try bundle.readDocument(from: bytes, file: "big.tripbundle") == ordered)
@@ -58,14 +64,7 @@ import TripDocTestSupport
     /// A large entry is inflated on one thread and hashed and spooled on another: damage in the
     /// middle of it is reported, naming the entry, and stops both.
     @Test func damageInsideALargeEntryIsReportedWithItsName() throws {
-        var document = EdgeCaseDocuments.document()
-        var state: UInt64 = 11
-        let letters = (0..<17_000_000).map { _ -> UInt8 in
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return UInt8(ascii: "a") + UInt8((state >> 33) % 26)
-        }
-        document.snapshots[1]["string"] = .string(String(decoding: letters, as: UTF8.self))
-        let bytes = try bundle.writeDocument(document)
+        let bytes = try bundle.writeDocument(Self.largeDocument(seed: 11))
         for offset in [bytes.count / 3, bytes.count / 2] {
             var damaged = bytes
             damaged[offset] ^= 0x55
