@@ -415,13 +415,10 @@ public struct DocumentDecoder {
         try reader.beginObject()
         var primaryKey: String?
         let properties = plan.propertiesInKeyOrder
-        // The values in key order, and which have been seen.
-        var values = [SnapshotValue](unsafeUninitializedCapacity: properties.count) { buffer, count in
-            // Not `repeating:`, which copies its value into each place through the enum's
-            // generic copy, a call per place.
-            for index in 0..<properties.count { (buffer.baseAddress! + index).initialize(to: .null) }
-            count = properties.count
-        }
+        // The values in key order, and which have been seen. A copy of the plan's row of nils,
+        // made the snapshot's own by the first value set: making a new array here looked up its
+        // type's metadata at run time for every snapshot.
+        var values = plan.nullValues
         var seen = SeenProperties(count: properties.count)
         let keys = plan.keysInKeyOrder
         let codings = plan.codingsInKeyOrder

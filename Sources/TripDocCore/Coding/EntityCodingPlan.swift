@@ -65,6 +65,8 @@ final class EntityCodingPlan: Sendable {
     /// per-value loops read these rather than the `Property` objects, whose references every
     /// thread would count.
     let codingsInKeyOrder: [Coding]
+    /// A `.null` per property, in key order: what a snapshot's values start as.
+    let nullValues: [SnapshotValue]
 
     /// What coding one property's value needs.
     struct Coding {
@@ -90,6 +92,7 @@ final class EntityCodingPlan: Sendable {
         }
         propertiesByName = Dictionary(propertiesInKeyOrder.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         keysInKeyOrder = propertiesInKeyOrder.map(\.name) + [""]
+        nullValues = Array(repeating: .null, count: propertiesInKeyOrder.count)
         codingsInKeyOrder = propertiesInKeyOrder.map {
             Coding(
                 role: $0.role, type: $0.type, isOptional: $0.isOptional, usesExternalStorage: $0.usesExternalStorage,
