@@ -144,6 +144,7 @@ private struct IntegrityCheckingSink<Next: DocumentDecodingSink>: DocumentDecodi
 
     mutating func begin(header: DocumentHeader, schema: Schema, history: DocumentHistory?) throws {
         session = IntegrityChecker.Session(schema: schema, storeIdentifier: header.storeIdentifier)
+        session!.reserveCapacity(forSnapshotCounts: header.nextPrimaryKeys)
         try next.begin(header: header, schema: schema, history: history)
     }
 

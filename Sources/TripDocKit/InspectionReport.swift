@@ -123,6 +123,7 @@ public struct InspectionReport: Codable, Hashable, Sendable {
             self.schema = schema
             self.history = history ?? DocumentHistory()
             checker = IntegrityChecker.Session(schema: schema, storeIdentifier: header.storeIdentifier)
+            checker!.reserveCapacity(forSnapshotCounts: header.nextPrimaryKeys)
         }
         mutating func beginEntity(_ entity: Schema.Entity) throws {}
         mutating func add(_ snapshot: DefaultSnapshot) throws { checker!.add(snapshot) }

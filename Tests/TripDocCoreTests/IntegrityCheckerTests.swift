@@ -23,6 +23,26 @@ import TripDocTestSupport
         #expect(kinds == [.duplicateIdentifier, .valueDoesNotFitSchema, .danglingReference, .inverseMismatch, .uniquenessViolated])
     }
 
+    /// Room made from a header's counts is only room: whether the counts are right, far too
+    /// large, zero or for entities the schema lacks, the session finds the same problems.
+    @Test(arguments: [
+        [:], ["Everything": 3], ["Everything": 1 << 40, "Nothing": 5], ["Everything": 0], ["Everything": -7],
+    ] as [[String: Int64]])
+    func roomMadeFromCountsChangesNoProblem(counts: [String: Int64]) {
+        var document = EdgeCaseDocuments.document()
+        var duplicate = document.snapshots[0]
+        duplicate["string"] = .string("another")
+        document.snapshots.append(duplicate)
+        document.snapshots[1]["children"] = .references([EdgeCaseDocuments.identifier("1"), EdgeCaseDocuments.identifier("404")])
+        document.snapshots[2]["string"] = document.snapshots[1]["string"]
+        var session = IntegrityChecker.Session(schema: document.schema, storeIdentifier: document.storeIdentifier)
+        session.reserveCapacity(forSnapshotCounts: counts)
+        for snapshot in document.snapshots { session.add(snapshot) }
+        let problems = session.finish()
+        #expect(!problems.isEmpty)
+        #expect(problems == IntegrityChecker().problems(in: document))
+    }
+
     /// As the whole-document check always reported it: the second snapshot of an identifier
     /// also clashes, on a uniqueness constraint, with the first.
     @Test func aRepeatedSnapshotAlsoClashesOnItsUniqueValues() {

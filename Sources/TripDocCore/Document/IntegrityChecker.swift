@@ -114,6 +114,9 @@ public struct IntegrityChecker {
             private var sparse: [Int64: Int32] = [:]
             private var count = 0
 
+            /// Makes room for keys up to about `count` in the array.
+            mutating func reserveCapacity(_ count: Int) { dense.reserveCapacity(count + 1) }
+
             /// The number of `key`, or `next` (recorded) when it has none yet.
             mutating func number(of key: Int64, next: Int32) -> Int32 {
                 if key < Int64(dense.count) {
@@ -200,6 +203,27 @@ public struct IntegrityChecker {
             let places = entityNumbers
             plans = schema.entities.map { EntityPlan($0, numbers: numbers[$0.name] ?? [:], places: places) }
             uniqueKeys = plans.map { Array(repeating: [:], count: $0.uniquenessConstraints.count) }
+        }
+
+        /// How many snapshots in all ``reserveCapacity(forSnapshotCounts:)`` makes room for, at
+        /// most, whatever the counts say.
+        public static var largestReservation: Int { 1 << 22 }
+
+        /// Makes room for about `counts[entity]` snapshots of each entity, so that the tables do
+        /// not grow by copying themselves as the snapshots come (a header's `nextPrimaryKeys` is
+        /// such a hint). Room for at most ``largestReservation`` snapshots in all is made: a count
+        /// is a hint, not a promise.
+        public mutating func reserveCapacity(forSnapshotCounts counts: [String: Int64]) {
+            var left = Self.largestReservation
+            for (name, count) in counts.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+                guard let place = entityNumbers[name], count > 0, left > 0 else { continue }
+                let expected = Int(min(count, Int64(left)))
+                left -= expected
+                numbersByValue[place].reserveCapacity(expected)
+                for index in uniqueKeys[place].indices { uniqueKeys[place][index].reserveCapacity(expected) }
+            }
+            numbered.reserveCapacity(Self.largestReservation - left)
+            present.reserveCapacity(Self.largestReservation - left)
         }
 
         /// The number of `identifier`, given on first sight.
