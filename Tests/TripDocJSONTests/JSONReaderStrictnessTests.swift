@@ -118,6 +118,19 @@ import TripDocTestSupport
                 == "doc.json: line 3, column 34: at snapshots.E[0].n: expected an integer, found a string. "
                 + "Fix the value in the file, or restore the document from a copy")
     }
+
+    /// A to-many relationship's references are read one after another, snapshot after snapshot:
+    /// a bad one is named by its place in its list, and the lists before it are whole.
+    @Test func aBadReferenceInAToManyListIsNamedByItsPlace() throws {
+        let written = String(decoding: try JSONFormat().writeDocument(EdgeCaseDocuments.document()), as: UTF8.self)
+        #expect(written.contains(#""children":["1","3"]"#))
+        let read = try JSONFormat().readDocument(from: Data(written.utf8), file: "every-type.json")
+        #expect(read.orderedSnapshots.map { $0["children"] } == EdgeCaseDocuments.document().orderedSnapshots.map { $0["children"] })
+        let damaged = written.replacingOccurrences(of: #""children":["1","3"]"#, with: #""children":["1",3]"#)
+        let error = try #require(readError(damaged))
+        #expect(error.keyPath == "snapshots.Everything[1].children[1]")
+        #expect(error.message.contains("expected the primary key of a Everything as a string, found an integer"), "\(error)")
+    }
 }
 
 /// Values Foundation would quietly repair or truncate are refused, so each value has one spelling.

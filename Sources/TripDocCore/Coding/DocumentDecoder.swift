@@ -360,6 +360,9 @@ public struct DocumentDecoder {
         try expect(.array, in: &reader)
         try reader.beginArray()
         var index = 0
+        // Where a to-many relationship's references are gathered, reused from snapshot to
+        // snapshot: each list is then made once, at its size, not grown one reference at a time.
+        var gathered: [PersistentIdentifier] = []
         while try reader.nextElement() {
             guard wantsMore() else {
                 // The rest is skipped (read for its syntax and primary keys only) and counted.
@@ -378,7 +381,7 @@ public struct DocumentDecoder {
                 throw limits.exceeded(.snapshotCount, at: reader.location(of: reader.bookmark))
             }
             let snapshot = try within("[\(index)]") {
-                try decodeSnapshot(from: &reader, plan: plan, store: store)
+                try decodeSnapshot(from: &reader, plan: plan, store: store, gathering: &gathered)
             }
             try emit(consume snapshot)
             index += 1
@@ -408,7 +411,7 @@ public struct DocumentDecoder {
     }
 
     private func decodeSnapshot<R: StructuredReader>(
-        from reader: inout R, plan: EntityCodingPlan, store: InternedName
+        from reader: inout R, plan: EntityCodingPlan, store: InternedName, gathering targets: inout [PersistentIdentifier]
     ) throws -> SnapshotRecord {
         let start = reader.bookmark
         try expect(.object, in: &reader)
@@ -474,7 +477,7 @@ public struct DocumentDecoder {
                 case .toMany:
                     try expect(.array, in: &reader)
                     try reader.beginArray()
-                    var targets: [PersistentIdentifier] = []
+                    targets.removeAll(keepingCapacity: true)
                     while try reader.nextElement() {
                         let target = try within("[\(targets.count)]") {
                             try decodeReference(
@@ -482,7 +485,7 @@ public struct DocumentDecoder {
                         }
                         targets.append(target)
                     }
-                    return .references(targets)
+                    return .references(Array(targets[...]))
                 }
             }
         }
