@@ -296,6 +296,24 @@ public struct JSONReader: StructuredReader {
         }
     }
 
+    /// Hands over the reader's own bytes for plain ASCII text (no escape, as dates are written);
+    /// other text is read as by ``readString()``.
+    public mutating func readString<Result>(utf8 body: (UnsafeBufferPointer<UInt8>) throws -> Result) throws -> Result {
+        guard peekByte() == UInt8(ascii: "\""), let base = bytes.baseAddress else { return try readString().withUTF8Bytes(body) }
+        let contentStart = position + 1
+        var end = contentStart
+        while end < bytes.count {
+            let byte = bytes[end]
+            guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") else { break }
+            end += 1
+        }
+        guard end < bytes.count, bytes[end] == UInt8(ascii: "\""), end - contentStart <= limits.maximumStringLength else {
+            return try readString().withUTF8Bytes(body)
+        }
+        position = end + 1
+        return try body(UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self) + contentStart, count: end - contentStart))
+    }
+
     public mutating func readString() throws -> String {
         guard peekByte() == UInt8(ascii: "\"") else { throw wrongValue("a string") }
         return try scanString(decode: true)!

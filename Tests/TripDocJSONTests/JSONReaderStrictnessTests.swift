@@ -119,6 +119,25 @@ import TripDocTestSupport
                 + "Fix the value in the file, or restore the document from a copy")
     }
 
+    /// Dates written as text are read from the reader's bytes in place; escaped text, the
+    /// non-finite spellings and text that is no date take the other ways.
+    @Test func datesReadInPlaceAndOtherwise() throws {
+        let written = String(decoding: try JSONFormat().writeDocument(EdgeCaseDocuments.document()), as: UTF8.self)
+        let original = #""date":"2025-01-01T00:00:00.1234567Z""#
+        #expect(written.contains(original))
+        func date(_ replacement: String) throws -> SnapshotValue? {
+            let text = written.replacingOccurrences(of: original, with: replacement)
+            return try JSONFormat().readDocument(from: Data(text.utf8), file: "doc.json").orderedSnapshots[1]["date"]
+        }
+        let expected = EdgeCaseDocuments.document().orderedSnapshots[1]["date"]
+        #expect(try date(original) == expected)
+        #expect(try date(#""date":"2025-01-01T00:00:00.1234567Z""#) == expected)
+        #expect(try date(#""date":"-Infinity""#) == .date(Date(timeIntervalSinceReferenceDate: -.infinity)))
+        let error = try #require(readError(written.replacingOccurrences(of: original, with: #""date":"yesterday""#)))
+        #expect(error.keyPath == "snapshots.Everything[1].date")
+        #expect(error.message.contains(#"expected a date in ISO 8601 form such as "2024-06-01T09:30:00Z", found "yesterday""#), "\(error)")
+    }
+
     /// A to-many relationship's references are read one after another, snapshot after snapshot:
     /// a bad one is named by its place in its list, and the lists before it are whole.
     @Test func aBadReferenceInAToManyListIsNamedByItsPlace() throws {

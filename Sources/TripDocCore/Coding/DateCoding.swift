@@ -75,7 +75,12 @@ public enum DateCoding {
 
     /// The date `text` stands for, or `nil` when it is not `YYYY-MM-DDTHH:MM:SS[.F](Z|±HH:MM)`.
     public static func date(from text: String) -> Date? {
-        var utf8 = Array(text.utf8)
+        text.withUTF8Bytes { date(fromUTF8: $0) }
+    }
+
+    /// The date the UTF-8 text `utf8` stands for, as ``date(from:)`` (read in place: a copy of
+    /// the text per date was an allocation per date read).
+    static func date(fromUTF8 utf8: UnsafeBufferPointer<UInt8>) -> Date? {
         guard utf8.count >= 20 else { return nil }
         func number(_ range: Range<Int>) -> Int64? {
             var value: Int64 = 0
@@ -120,7 +125,6 @@ public enum DateCoding {
             return nil
         }
         guard index == utf8.count else { return nil }
-        utf8.removeAll()
         let days = daysFromCivil(year: year, month: month, day: day) - referenceDayOffset
         let whole = days * secondsPerDay + hour * 3600 + minute * 60 + second - offsetSeconds
         guard !fractionText.isEmpty else { return Date(timeIntervalSinceReferenceDate: Double(whole)) }

@@ -46,8 +46,13 @@ extension DocumentDecoder {
             case .integer, .real:
                 return .date(Date(timeIntervalSinceReferenceDate: try reader.readDouble()))
             case .string:
-                let text = try reader.readString()
-                if let date = DateCoding.date(from: text) { return .date(date) }
+                // Read in place: only text that is not a date becomes a string.
+                let (date, other) = try reader.readString { utf8 -> (Date?, String?) in
+                    if let date = DateCoding.date(fromUTF8: utf8) { return (date, nil) }
+                    return (nil, String(decoding: utf8, as: UTF8.self))
+                }
+                if let date { return .date(date) }
+                let text = other ?? ""
                 if let interval = Self.nonFiniteValue(text, as: Double.self) {
                     return .date(Date(timeIntervalSinceReferenceDate: interval))
                 }

@@ -50,6 +50,9 @@ public protocol StructuredReader {
     /// Whether another element follows; `false` at the end of the array (which is then consumed).
     mutating func nextElement() throws -> Bool
     mutating func readString() throws -> String
+    /// Reads a string and hands its UTF-8 to `body`, returning what `body` returns: a reader
+    /// may hand over its own bytes, without making a `String` (dates are read so).
+    mutating func readString<Result>(utf8 body: (UnsafeBufferPointer<UInt8>) throws -> Result) throws -> Result
     mutating func readBool() throws -> Bool
     /// An integer that fits `Int64`; a number with a fraction or exponent is an error.
     mutating func readInt64() throws -> Int64
@@ -70,6 +73,10 @@ public protocol StructuredReader {
 }
 
 extension StructuredReader {
+    public mutating func readString<Result>(utf8 body: (UnsafeBufferPointer<UInt8>) throws -> Result) throws -> Result {
+        try readString().withUTF8Bytes(body)
+    }
+
     public mutating func nextKey(matching expected: String) throws -> StructuredKeyMatch? {
         guard let key = try nextKey() else { return nil }
         return !expected.isEmpty && key == expected ? .expected : .other(key)
