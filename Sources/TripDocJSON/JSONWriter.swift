@@ -106,6 +106,13 @@ public struct JSONWriter: StructuredWriter, DrainableStructuredWriter {
         appendQuoted(value)
     }
 
+    public mutating func writeString(plainASCII text: UnsafeBufferPointer<UInt8>) {
+        startItem()
+        output.append(UInt8(ascii: "\""))
+        output.append(contentsOf: text)
+        output.append(UInt8(ascii: "\""))
+    }
+
     public mutating func writeData(_ value: Data) {
         startItem()
         output.append(UInt8(ascii: "\""))

@@ -125,6 +125,14 @@ struct PlistWriter: StructuredWriter, DrainableStructuredWriter {
         bytes.append("</string>")
     }
 
+    mutating func writeString(plainASCII text: UnsafeBufferPointer<UInt8>) {
+        longestText = max(longestText, text.count)
+        startValue()
+        bytes.append("<string>")
+        bytes.append(contentsOf: text)
+        bytes.append("</string>")
+    }
+
     private enum TextKind { case plain, needsEscaping, outsideXML }
 
     /// What writing `utf8` as element text takes (see ``isOutsideXML(_:)``).

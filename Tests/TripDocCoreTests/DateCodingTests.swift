@@ -46,4 +46,24 @@ import TripDocCore
             #expect(DateCoding.date(from: text) == nil, "\(text)")
         }
     }
+
+    /// The text handed over in place is ISO 8601, fraction and all, and reads back bit for
+    /// bit; there is none for a date that has no text.
+    @Test func textInPlaceReadsBackBitForBit() {
+        func text(_ interval: Double) -> String? {
+            DateCoding.withText(of: Date(timeIntervalSinceReferenceDate: interval)) { String(decoding: $0, as: UTF8.self) }
+        }
+        #expect(text(757_382_400) == "2025-01-01T00:00:00Z")
+        #expect(text(757_382_400.1234567) == "2025-01-01T00:00:00.1234567Z")
+        #expect(text(0.25) == "2001-01-01T00:00:00.25Z")
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<500 {
+            let interval = Double.random(in: -6e10...2.5e11, using: &generator)
+            guard let written = text(interval) else { continue }
+            #expect(DateCoding.date(from: written)?.timeIntervalSinceReferenceDate.bitPattern == interval.bitPattern, "\(written)")
+        }
+        for interval in [-0.0, .infinity, .nan, 3e11] {
+            #expect(DateCoding.withText(of: Date(timeIntervalSinceReferenceDate: interval)) { _ in true } == nil)
+        }
+    }
 }

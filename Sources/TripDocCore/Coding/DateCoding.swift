@@ -24,6 +24,12 @@ public enum DateCoding {
     /// The ISO 8601 text of `date`, or `nil` when it has none: its year is outside 0001–9999, it
     /// is not finite, it is `-0.0`, or (before 2001) no fraction of 17 digits gives it back.
     public static func string(from date: Date) -> String? {
+        withText(of: date) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Calls `body` with the ASCII text of ``string(from:)`` (written in place, no `String`
+    /// made) and returns what it returns, or `nil` without calling it when the date has no text.
+    public static func withText<Result>(of date: Date, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result? {
         let interval = date.timeIntervalSinceReferenceDate
         guard interval.isFinite, representableSeconds.contains(interval),
             !(interval == 0 && interval.sign == .minus)
@@ -45,9 +51,11 @@ public enum DateCoding {
             guard let digits = shortestFraction(fraction, whole: whole, target: interval) else { return nil }
             fractionDigits = "." + digits
         }
-        // Written in place, in one allocation for whole seconds (a fraction is appended): the
-        // fields are fixed-width (the year is 0001–9999).
-        let text = String(unsafeUninitializedCapacity: 20) { buffer in
+        // Written in place: the fields are fixed-width (the year is 0001–9999), a fraction has at
+        // most 17 digits. 48 bytes: room for 20 + 1 + 17.
+        var storage: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
+        return try withUnsafeMutableBytes(of: &storage) { raw in
+            let buffer = raw.bindMemory(to: UInt8.self)
             func put(_ value: Int64, width: Int, at offset: Int) {
                 var rest = value
                 for index in (offset..<offset + width).reversed() {
@@ -66,11 +74,14 @@ public enum DateCoding {
             put(secondOfDay / 60 % 60, width: 2, at: 14)
             buffer[16] = UInt8(ascii: ":")
             put(secondOfDay % 60, width: 2, at: 17)
-            guard fractionDigits.isEmpty else { return 19 }
-            buffer[19] = UInt8(ascii: "Z")
-            return 20
+            var count = 19
+            for byte in fractionDigits.utf8 {
+                buffer[count] = byte
+                count += 1
+            }
+            buffer[count] = UInt8(ascii: "Z")
+            return try body(UnsafeBufferPointer(rebasing: buffer[0...count]))
         }
-        return fractionDigits.isEmpty ? text : text + fractionDigits + "Z"
     }
 
     /// The date `text` stands for, or `nil` when it is not `YYYY-MM-DDTHH:MM:SS[.F](Z|±HH:MM)`.

@@ -186,8 +186,8 @@ public struct DocumentEncoder {
         case .decimal(let v): writer.writeString(v.isNaN ? "NaN" : v.description)
         case .string(let v): writer.writeString(v)
         case .date(let v):
-            if let text = DateCoding.string(from: v) {
-                writer.writeString(text)
+            if DateCoding.withText(of: v, { writer.writeString(plainASCII: $0) }) != nil {
+                // Written in place.
             } else if v.timeIntervalSinceReferenceDate.isFinite {
                 writer.writeDouble(v.timeIntervalSinceReferenceDate)
             } else {

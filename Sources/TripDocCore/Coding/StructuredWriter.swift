@@ -20,6 +20,9 @@ public protocol StructuredWriter {
     /// A finite float, written with the digits that give back the same `Float`.
     mutating func writeFloat(_ value: Float)
     mutating func writeString(_ value: String)
+    /// A string of printable ASCII that no format escapes (letters, digits, `-`, `:`, `.`, `+`),
+    /// such as a date's text, as its bytes: a format may copy them without looking.
+    mutating func writeString(plainASCII text: UnsafeBufferPointer<UInt8>)
     /// Bytes: a format writes them natively (`<data>`) or as base64 text.
     mutating func writeData(_ value: Data)
     /// The bytes of an attribute marked `.externalStorage`: a format that can keep them apart
@@ -29,6 +32,9 @@ public protocol StructuredWriter {
 
 extension StructuredWriter {
     public mutating func writeData(_ value: Data, externalStorage: Bool) { writeData(value) }
+    public mutating func writeString(plainASCII text: UnsafeBufferPointer<UInt8>) {
+        writeString(String(decoding: text, as: UTF8.self))
+    }
 }
 
 /// A ``StructuredWriter`` that collects its bytes in a buffer the caller can empty as it goes,
