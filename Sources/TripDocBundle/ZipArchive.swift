@@ -229,17 +229,28 @@ enum ZipArchive {
                 // A large entry is hashed and spooled on another thread while it is inflated.
                 let pipeline = record.uncompressedSize > spillThreshold ? BufferPipeline(consume: output.append) : nil
                 var inflated = 0
-                while true {
-                    let count = try pipeline?.fill { archive_read_data(archive, $0.baseAddress, $0.count) }
-                        ?? chunk.withUnsafeMutableBytes { archive_read_data(archive, $0.baseAddress, $0.count) }
-                    if count == 0 { break }
-                    guard count > 0 else { throw ZipArchiveError.damaged(entry: name, message(archive)) }
-                    // The central directory's size is a promise; an entry that inflates past it is refused
-                    // before it can use more memory.
+                /// Inflates the next piece into `buffer`: its size, 0 at the end.
+                func inflate(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+                    let count = archive_read_data(archive, buffer.baseAddress, buffer.count)
+                    guard count >= 0 else { throw ZipArchiveError.damaged(entry: name, message(archive)) }
+                    // The central directory's size is a promise; an entry that inflates past it is
+                    // refused before the piece is kept.
                     guard inflated + count <= record.uncompressedSize else {
                         throw ZipArchiveError.damaged(
                             entry: name, "it inflates to more than the \(record.uncompressedSize) bytes it declares")
                     }
+                    return count
+                }
+                while true {
+                    let count: Int
+                    do {
+                        count = try pipeline?.fill(inflate) ?? chunk.withUnsafeMutableBytes(inflate)
+                    } catch {
+                        // A failure to keep an earlier piece comes first, as when pieces were kept in turn.
+                        try pipeline?.finish()
+                        throw error
+                    }
+                    if count == 0 { break }
                     inflated += count
                     if pipeline == nil {
                         try chunk.withUnsafeBytes { try output.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }

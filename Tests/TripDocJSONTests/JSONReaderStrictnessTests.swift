@@ -138,6 +138,28 @@ import TripDocTestSupport
         #expect(error.message.contains(#"expected a date in ISO 8601 form such as "2024-06-01T09:30:00Z", found "yesterday""#), "\(error)")
     }
 
+    /// An entity that was never validated may have a property called `$id`: its key is still
+    /// the identifier's, and a second one is refused as before keys were matched by place.
+    @Test func aPropertyCalledLikeTheIdentifierDoesNotTakeItsKey() throws {
+        let entity = Schema.Entity(name: "E", attributes: [.init("$id", .string), .init("n", .int8)])
+        let text = #"[{"$id":"1","$id":"2","n":1}]"#
+        var collector = DocumentCollector()
+        let schema = Schema([entity])
+        try collector.begin(header: DocumentHeader(storeIdentifier: "S", schemaVersion: schema.version), schema: schema, history: nil)
+        var count = 0
+        let failure = try Data(text.utf8).withUnsafeBytes { bytes -> DocumentReadError? in
+            var reader = JSONReader(bytes: bytes)
+            do {
+                _ = try DocumentDecoder().decodeSnapshots(
+                    of: entity, from: &reader, storeIdentifier: "S", file: "e.json", keyPath: "E", counted: &count, into: &collector)
+                return nil
+            } catch let error as DocumentReadError {
+                return error
+            }
+        }
+        #expect(failure?.message.contains("'$id' appears twice") == true, "\(String(describing: failure))")
+    }
+
     /// A to-many relationship's references are read one after another, snapshot after snapshot:
     /// a bad one is named by its place in its list, and the lists before it are whole.
     @Test func aBadReferenceInAToManyListIsNamedByItsPlace() throws {

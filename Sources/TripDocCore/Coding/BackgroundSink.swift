@@ -135,6 +135,8 @@ public final class BackgroundSink<Inner: DocumentDecodingSink>: @unchecked Senda
     fileprivate func emptiedBatch(capacity: Int) -> RecordBatch {
         condition.lock()
         defer { condition.unlock() }
+        // Batches only grow: smaller ones would never be asked for again.
+        emptiedBatches.removeAll { $0.capacity < capacity }
         if let index = emptiedBatches.lastIndex(where: { $0.capacity == capacity }) {
             return emptiedBatches.remove(at: index)
         }

@@ -425,6 +425,7 @@ public struct DocumentDecoder {
         var seen = SeenProperties(count: properties.count)
         let keys = plan.keysInKeyOrder
         let codings = plan.codingsInKeyOrder
+        let knowsKeysByPlace = plan.knowsKeysByPlace
         var previous = -1
         // The key most likely next: `$id`, then each property in key order (as tripdoc writes
         // them). A key read as expected is known by its place, without a string or a lookup.
@@ -433,7 +434,7 @@ public struct DocumentDecoder {
         while let match = try reader.nextKey(matching: expected) {
             let index: Int
             switch match {
-            case .expected where expectedIndex >= 0 && expectedIndex < properties.count:
+            case .expected where knowsKeysByPlace && expectedIndex >= 0 && expectedIndex < properties.count:
                 index = expectedIndex
             case .expected, .other:
                 let key = if case .other(let key) = match { key } else { expected }

@@ -67,6 +67,9 @@ final class EntityCodingPlan: Sendable {
     let codingsInKeyOrder: [Coding]
     /// A `.null` per property, in key order: what a snapshot's values start as.
     let nullValues: [SnapshotValue]
+    /// Whether a key read as the one expected is the property at that place: not when a
+    /// property is called `$id` (a schema that was not validated), whose key is the identifier's.
+    let knowsKeysByPlace: Bool
 
     /// What coding one property's value needs.
     struct Coding {
@@ -93,6 +96,7 @@ final class EntityCodingPlan: Sendable {
         propertiesByName = Dictionary(propertiesInKeyOrder.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         keysInKeyOrder = propertiesInKeyOrder.map(\.name) + [""]
         nullValues = Array(repeating: .null, count: propertiesInKeyOrder.count)
+        knowsKeysByPlace = !propertiesInKeyOrder.contains { $0.name == Self.identifierKey }
         codingsInKeyOrder = propertiesInKeyOrder.map {
             Coding(
                 role: $0.role, type: $0.type, isOptional: $0.isOptional, usesExternalStorage: $0.usesExternalStorage,

@@ -205,25 +205,32 @@ public struct IntegrityChecker {
             uniqueKeys = plans.map { Array(repeating: [:], count: $0.uniquenessConstraints.count) }
         }
 
-        /// How many snapshots in all ``reserveCapacity(forSnapshotCounts:)`` makes room for, at
-        /// most, whatever the counts say.
-        public static var largestReservation: Int { 1 << 22 }
+        /// How many snapshots in all ``reserveCapacity(forSnapshotCounts:)`` makes room for in the
+        /// identifier tables (about 22 bytes each), and how many keys in all in the uniqueness
+        /// tables (about 60 bytes each, every constraint counting), whatever the counts say: at
+        /// most about 100 MB of address space, little of it touched.
+        public static var largestReservation: (snapshots: Int, uniqueKeys: Int) { (1 << 21, 1 << 20) }
 
         /// Makes room for about `counts[entity]` snapshots of each entity, so that the tables do
         /// not grow by copying themselves as the snapshots come (a header's `nextPrimaryKeys` is
-        /// such a hint). Room for at most ``largestReservation`` snapshots in all is made: a count
-        /// is a hint, not a promise.
+        /// such a hint: the next key, so at least the count of a store that never deleted).
+        /// Room is made for at most ``largestReservation``: a count is a hint, not a promise.
         public mutating func reserveCapacity(forSnapshotCounts counts: [String: Int64]) {
-            var left = Self.largestReservation
+            var snapshotsLeft = Self.largestReservation.snapshots
+            var keysLeft = Self.largestReservation.uniqueKeys
             for (name, count) in counts.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
-                guard let place = entityNumbers[name], count > 0, left > 0 else { continue }
-                let expected = Int(min(count, Int64(left)))
-                left -= expected
+                guard let place = entityNumbers[name], count > 0 else { continue }
+                let expected = Int(min(count, Int64(snapshotsLeft)))
+                snapshotsLeft -= expected
                 numbersByValue[place].reserveCapacity(expected)
-                for index in uniqueKeys[place].indices { uniqueKeys[place][index].reserveCapacity(expected) }
+                for (index, constraint) in plans[place].uniquenessConstraints.enumerated() where constraint.indices != nil {
+                    let keys = Int(min(count, Int64(keysLeft)))
+                    keysLeft -= keys
+                    uniqueKeys[place][index].reserveCapacity(keys)
+                }
             }
-            numbered.reserveCapacity(Self.largestReservation - left)
-            present.reserveCapacity(Self.largestReservation - left)
+            numbered.reserveCapacity(Self.largestReservation.snapshots - snapshotsLeft)
+            present.reserveCapacity(Self.largestReservation.snapshots - snapshotsLeft)
         }
 
         /// The number of `identifier`, given on first sight.
