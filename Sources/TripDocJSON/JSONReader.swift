@@ -331,20 +331,13 @@ public struct JSONReader: StructuredReader {
         let base = bytes.baseAddress
         while true {
             // Eight bytes at a time up to the next quote, backslash or control character.
-            while let base, position + 8 <= bytes.count {
-                let word = ByteWords.word(at: position, in: base)
-                let stops =
+            if let base {
+                let passed: UInt64
+                (position, passed) = ByteWords.skipUnmarked(from: position, to: bytes.count, in: base) { word in
                     ByteWords.bytes(of: word, equalTo: UInt8(ascii: "\""))
-                    | ByteWords.bytes(of: word, equalTo: UInt8(ascii: "\\")) | ByteWords.bytes(of: word, below: 0x20)
-                if stops == 0 {
-                    if ByteWords.hasNonASCII(word) { isASCII = false }
-                    position += 8
-                    continue
+                        | ByteWords.bytes(of: word, equalTo: UInt8(ascii: "\\")) | ByteWords.bytes(of: word, below: 0x20)
                 }
-                let plain = ByteWords.firstMatch(stops)
-                if plain > 0, ByteWords.hasNonASCII(word & (UInt64.max >> (64 - 8 * plain))) { isASCII = false }
-                position += plain
-                break
+                if ByteWords.hasNonASCII(passed) { isASCII = false }
             }
             guard position < bytes.count else { throw error("a string is not closed before the end of the file", at: start) }
             let byte = bytes[position]

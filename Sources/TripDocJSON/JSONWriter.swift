@@ -134,17 +134,12 @@ public struct JSONWriter: StructuredWriter, DrainableStructuredWriter {
     /// … or `\u00XX`, everything else as UTF-8.
     /// Whether `utf8` holds no quote, backslash or control character (eight bytes at a time).
     private static func needsNoEscape(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        var index = 0
-        if let base = utf8.baseAddress {
-            while index + 8 <= utf8.count {
-                let word = ByteWords.word(at: index, in: base)
-                let escaped =
-                    ByteWords.bytes(of: word, equalTo: UInt8(ascii: "\"")) | ByteWords.bytes(of: word, equalTo: UInt8(ascii: "\\"))
-                    | ByteWords.bytes(of: word, below: 0x20)
-                if escaped != 0 { return false }
-                index += 8
-            }
-        }
+        guard let base = utf8.baseAddress else { return true }
+        // Up to the first byte to escape, or to the last few bytes, which are looked at one by one.
+        let index = ByteWords.skipUnmarked(from: 0, to: utf8.count, in: base) { word in
+            ByteWords.bytes(of: word, equalTo: UInt8(ascii: "\"")) | ByteWords.bytes(of: word, equalTo: UInt8(ascii: "\\"))
+                | ByteWords.bytes(of: word, below: 0x20)
+        }.position
         return !utf8[index...].contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
     }
 

@@ -138,22 +138,13 @@ struct PlistWriter: StructuredWriter, DrainableStructuredWriter {
     /// What writing `utf8` as element text takes (see ``isOutsideXML(_:)``).
     private static func classify(_ utf8: UnsafeBufferPointer<UInt8>) -> TextKind {
         var kind = TextKind.plain
-        var index = 0
+        guard let base = utf8.baseAddress else { return kind }
         // Eight bytes at a time up to the first byte that may need more than copying.
-        if let base = utf8.baseAddress {
-            while index + 8 <= utf8.count {
-                let word = ByteWords.word(at: index, in: base)
-                let special =
-                    ByteWords.bytes(of: word, below: 0x20) | ByteWords.bytes(of: word, equalTo: UInt8(ascii: "&"))
-                    | ByteWords.bytes(of: word, equalTo: UInt8(ascii: "<")) | ByteWords.bytes(of: word, equalTo: UInt8(ascii: ">"))
-                    | ByteWords.bytes(of: word, equalTo: 0xEF)
-                if special != 0 {
-                    index += ByteWords.firstMatch(special)
-                    break
-                }
-                index += 8
-            }
-        }
+        var index = ByteWords.skipUnmarked(from: 0, to: utf8.count, in: base) { word in
+            ByteWords.bytes(of: word, below: 0x20) | ByteWords.bytes(of: word, equalTo: UInt8(ascii: "&"))
+                | ByteWords.bytes(of: word, equalTo: UInt8(ascii: "<")) | ByteWords.bytes(of: word, equalTo: UInt8(ascii: ">"))
+                | ByteWords.bytes(of: word, equalTo: 0xEF)
+        }.position
         while index < utf8.count {
             let byte = utf8[index]
             switch byte {

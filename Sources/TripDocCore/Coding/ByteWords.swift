@@ -32,6 +32,30 @@ public enum ByteWords {
     @inlinable @inline(__always)
     public static func hasNonASCII(_ word: UInt64) -> Bool { word & highBits != 0 }
 
+    /// Passes over the bytes at `base` from `start` up to the first one `marks` marks, eight at a
+    /// time while eight are left before `end`. Returns where it stopped — at that byte, or where
+    /// fewer than eight are left (the caller goes on byte by byte) — and the words passed over,
+    /// or-ed together (``hasNonASCII(_:)`` of it: whether a byte passed over is not ASCII).
+    @inlinable @inline(__always)
+    public static func skipUnmarked(
+        from start: Int, to end: Int, in base: UnsafeRawPointer, marks: (UInt64) -> UInt64
+    ) -> (position: Int, passed: UInt64) {
+        var position = start
+        var passed: UInt64 = 0
+        while position + 8 <= end {
+            let word = word(at: position, in: base)
+            let marked = marks(word)
+            if marked != 0 {
+                let place = firstMatch(marked)
+                if place > 0 { passed |= word & (UInt64.max >> (64 - 8 * place)) }
+                return (position + place, passed)
+            }
+            passed |= word
+            position += 8
+        }
+        return (position, passed)
+    }
+
     /// The place (0 to 7) of the first byte marked in the non-zero `marks`.
     @inlinable @inline(__always)
     public static func firstMatch(_ marks: UInt64) -> Int { marks.trailingZeroBitCount >> 3 }

@@ -573,7 +573,6 @@ public struct DocumentDecoder {
         }
     }
 
-
     /// Runs `body`, adding `component` to the key path of any failure that comes out of it
     /// (spelled only then: this runs for every value read).
     func within<T>(_ component: @autoclosure () -> String, _ body: () throws -> T) throws -> T {

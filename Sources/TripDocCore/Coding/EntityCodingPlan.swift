@@ -12,41 +12,40 @@ final class EntityCodingPlan: Sendable {
 
     final class Property: Sendable {
         let name: String
-        let role: Role
-        /// The attribute's type (`.string` for a relationship, which has none).
-        let type: AttributeType
-        /// Whether the attribute may be nil (relationships: to-one may be empty).
-        let isOptional: Bool
-        let usesExternalStorage: Bool
+        /// What coding its value needs.
+        let coding: Coding
         let defaultValue: SnapshotValue?
         /// The destination entity of a relationship (empty for an attribute).
         let destination: String
-        /// ``destination``, kept once for the process (what references hold).
-        let destinationName: InternedName
         /// The property's place in key order.
         let index: Int
 
+        var role: Role { coding.role }
+        /// The attribute's type (`.string` for a relationship, which has none).
+        var type: AttributeType { coding.type }
+        /// Whether the attribute may be nil (relationships: to-one may be empty).
+        var isOptional: Bool { coding.isOptional }
+        var usesExternalStorage: Bool { coding.usesExternalStorage }
+        /// ``destination``, kept once for the process (what references hold).
+        var destinationName: InternedName { coding.destinationName }
+
         init(attribute: Schema.Attribute, index: Int) {
             name = attribute.name
-            role = .attribute
-            type = attribute.type
-            isOptional = attribute.isOptional
-            usesExternalStorage = attribute.usesExternalStorage
+            coding = Coding(
+                role: .attribute, type: attribute.type, isOptional: attribute.isOptional,
+                usesExternalStorage: attribute.usesExternalStorage, destinationName: InternedName(""))
             defaultValue = attribute.defaultValue
             destination = ""
-            destinationName = InternedName("")
             self.index = index
         }
 
         init(relationship: Schema.Relationship, index: Int) {
             name = relationship.name
-            role = relationship.isToMany ? .toMany : .toOne
-            type = .string
-            isOptional = !relationship.isToMany
-            usesExternalStorage = false
+            coding = Coding(
+                role: relationship.isToMany ? .toMany : .toOne, type: .string, isOptional: !relationship.isToMany,
+                usesExternalStorage: false, destinationName: InternedName(relationship.destination))
             defaultValue = nil
             destination = relationship.destination
-            destinationName = InternedName(relationship.destination)
             self.index = index
         }
     }
@@ -71,8 +70,9 @@ final class EntityCodingPlan: Sendable {
     /// property is called `$id` (a schema that was not validated), whose key is the identifier's.
     let knowsKeysByPlace: Bool
 
-    /// What coding one property's value needs.
-    struct Coding {
+    /// What coding one property's value needs (a value, so that the per-value loops count no
+    /// references on shared objects).
+    struct Coding: Sendable {
         let role: Role
         let type: AttributeType
         let isOptional: Bool
@@ -97,11 +97,7 @@ final class EntityCodingPlan: Sendable {
         keysInKeyOrder = propertiesInKeyOrder.map(\.name) + [""]
         nullValues = Array(repeating: .null, count: propertiesInKeyOrder.count)
         knowsKeysByPlace = !propertiesInKeyOrder.contains { $0.name == Self.identifierKey }
-        codingsInKeyOrder = propertiesInKeyOrder.map {
-            Coding(
-                role: $0.role, type: $0.type, isOptional: $0.isOptional, usesExternalStorage: $0.usesExternalStorage,
-                destinationName: $0.destinationName)
-        }
+        codingsInKeyOrder = propertiesInKeyOrder.map(\.coding)
     }
 
     /// Whether records of `other` hold their values in this plan's order.
