@@ -143,8 +143,7 @@ private struct IntegrityCheckingSink<Next: DocumentDecodingSink>: DocumentDecodi
     var session: IntegrityChecker.Session?
 
     mutating func begin(header: DocumentHeader, schema: Schema, history: DocumentHistory?) throws {
-        session = IntegrityChecker.Session(schema: schema, storeIdentifier: header.storeIdentifier)
-        session!.reserveCapacity(forSnapshotCounts: header.nextPrimaryKeys)
+        session = IntegrityChecker.Session(schema: schema, header: header)
         try next.begin(header: header, schema: schema, history: history)
     }
 

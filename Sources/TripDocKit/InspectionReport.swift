@@ -122,8 +122,7 @@ public struct InspectionReport: Codable, Hashable, Sendable {
             self.header = header
             self.schema = schema
             self.history = history ?? DocumentHistory()
-            checker = IntegrityChecker.Session(schema: schema, storeIdentifier: header.storeIdentifier)
-            checker!.reserveCapacity(forSnapshotCounts: header.nextPrimaryKeys)
+            checker = IntegrityChecker.Session(schema: schema, header: header)
         }
         mutating func beginEntity(_ entity: Schema.Entity) throws {}
         mutating func add(_ snapshot: DefaultSnapshot) throws { checker!.add(snapshot) }

@@ -205,6 +205,14 @@ public struct IntegrityChecker {
             uniqueKeys = plans.map { Array(repeating: [:], count: $0.uniquenessConstraints.count) }
         }
 
+        /// A session for a document with `header` and `schema`, with room made from the header's
+        /// `nextPrimaryKeys` (``reserveCapacity(forSnapshotCounts:)``): what a reader that checks
+        /// as it decodes starts with.
+        public init(schema: Schema, header: DocumentHeader) {
+            self.init(schema: schema, storeIdentifier: header.storeIdentifier)
+            reserveCapacity(forSnapshotCounts: header.nextPrimaryKeys)
+        }
+
         /// How many snapshots in all ``reserveCapacity(forSnapshotCounts:)`` makes room for in the
         /// identifier tables (about 22 bytes each), and how many keys in all in the uniqueness
         /// tables (about 60 bytes each, every constraint counting), whatever the counts say: at
