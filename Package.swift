@@ -19,8 +19,10 @@ let package = Package(
     ],
     targets: [
         // Schema, identifiers, snapshots, the DataStore protocols, the document model and the
-        // archive-store engine. Foundation only.
-        .target(name: "TripDocCore"),
+        // archive-store engine. Foundation, and one C function (CWriteback).
+        .target(name: "TripDocCore", dependencies: ["CWriteback"]),
+        // sync_file_range, which Swift's Glibc module does not declare (see its header).
+        .target(name: "CWriteback"),
         // The JSON document format.
         .target(name: "TripDocJSON", dependencies: ["TripDocCore"]),
         // libxml2, wrapped once (by TripDocPlist's XMLEventReader).

@@ -39,6 +39,33 @@ struct FailingCalls: FileSystemCalls {
     func unlink(_ path: String) -> Int32 { real.unlink(path) }
 }
 
+/// The real system calls, recording the requests to start writing to disk, and failing them
+/// when asked to.
+final class WritebackRecordingCalls: FileSystemCalls, @unchecked Sendable {
+    let real = SystemFileSystemCalls()
+    let failsWriteback: Bool
+    private let lock = NSLock()
+    private var recorded: [Range<Int>] = []
+
+    init(failsWriteback: Bool = false) { self.failsWriteback = failsWriteback }
+
+    /// The byte ranges the system was asked to start writing, in order.
+    var requests: [Range<Int>] { lock.withLock { recorded } }
+
+    func open(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 { real.open(path, flags, mode) }
+    func write(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Int { real.write(fd, buffer) }
+    func fsync(_ fd: Int32) -> Int32 { real.fsync(fd) }
+    func fchmod(_ fd: Int32, _ mode: mode_t) -> Int32 { real.fchmod(fd, mode) }
+    func close(_ fd: Int32) -> Int32 { real.close(fd) }
+    func rename(_ from: String, _ to: String) -> Int32 { real.rename(from, to) }
+    func unlink(_ path: String) -> Int32 { real.unlink(path) }
+    func startWriteback(_ fd: Int32, offset: Int, count: Int) -> Int32 {
+        lock.withLock { recorded.append(offset..<offset + count) }
+        if failsWriteback { errno = EINVAL; return -1 }
+        return real.startWriteback(fd, offset: offset, count: count)
+    }
+}
+
 @Suite struct AtomicFileWriterTests {
     let scratch: ScratchFolder
     var folder: String { scratch.path }
@@ -82,6 +109,47 @@ struct FailingCalls: FileSystemCalls {
         #expect(
             error.description
                 == "could not save trips.json: writing the temporary file failed: No space left on device (the file was left as it was)")
+    }
+
+    /// Writes `pieces` pieces of 100,000 bytes (each filled with its number) through `calls`.
+    func writePieces(_ pieces: Int, to path: String, calls: WritebackRecordingCalls) throws {
+        try AtomicFileWriter(calls: calls).write(to: path) { output in
+            for piece in 0..<pieces {
+                try output.write([UInt8](repeating: UInt8(piece % 256), count: 100_000))
+            }
+        }
+    }
+
+    @Test func asksTheSystemToStartWritingEachStepOfALargeFileAsItGrows() throws {
+        let path = folder + "/large.json"
+        let calls = WritebackRecordingCalls()
+        try writePieces(55, to: path, calls: calls)  // 5.5 million bytes
+        let step = AtomicFileWriter.Output.writebackStep
+        let requests = calls.requests
+        // Back to back from the start, each as soon as a step's worth is written, none past the end.
+        #expect(requests.first?.lowerBound == 0)
+        #expect(zip(requests, requests.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })
+        #expect(requests.allSatisfy { $0.count >= step && $0.count < step + 100_000 })
+        #expect((requests.last?.upperBound ?? 0) > 5_500_000 - step - 100_000)
+        #expect((requests.last?.upperBound ?? .max) <= 5_500_000)
+        let written = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(written.count == 5_500_000)
+        #expect(written[5_499_999] == 54)
+    }
+
+    @Test func aSmallFileIsLeftToTheFinalFlush() throws {
+        let calls = WritebackRecordingCalls()
+        try writePieces(3, to: folder + "/small.json", calls: calls)
+        #expect(calls.requests.isEmpty)
+    }
+
+    @Test func aRefusedWritebackRequestDoesNotFailTheSave() throws {
+        let path = folder + "/refused.json"
+        let calls = WritebackRecordingCalls(failsWriteback: true)
+        try writePieces(30, to: path, calls: calls)
+        #expect(!calls.requests.isEmpty)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)).count == 3_000_000)
+        #expect(try folderEntries() == ["refused.json"])
     }
 
     @Test func keepsTheOriginalsPermissions() throws {

@@ -11,7 +11,8 @@ import Foundation
 /// Replaces a file's contents all at once: readers see the old bytes or the new ones, never a mix,
 /// and a failed write leaves the old file as it was.
 ///
-/// The protocol: write a temporary file in the same folder, `fsync` it, give it the original's
+/// The protocol: write a temporary file in the same folder (asking the system to start writing
+/// each few megabytes to disk as they come), `fsync` it, give it the original's
 /// permissions, `rename` it over the original, `fsync` the folder. A symbolic link is followed,
 /// so the link stays a link and its target gets the new contents. The file is never truncated
 /// in place.
@@ -90,6 +91,12 @@ public struct AtomicFileWriter: Sendable {
         let calls: any FileSystemCalls
         /// How many bytes have been written.
         public private(set) var count = 0
+        /// How many bytes, from the start, the system was asked to start writing to disk.
+        private var writtenBack = 0
+        /// How many bytes are written between two requests to start writing them to disk
+        /// (``FileSystemCalls/startWriteback(_:offset:count:)``): a large document's bytes go to
+        /// disk while the rest is being made, instead of all in the closing `fsync`.
+        public static let writebackStep = 1 << 20
 
         init(descriptor: Int32, path: String, calls: any FileSystemCalls) {
             self.descriptor = descriptor
@@ -113,6 +120,11 @@ public struct AtomicFileWriter: Sendable {
                 offset += written
             }
             count += bytes.count
+            if count - writtenBack >= Self.writebackStep {
+                // Ignored when it fails: the fsync at the end writes whatever is left.
+                _ = calls.startWriteback(descriptor, offset: writtenBack, count: count - writtenBack)
+                writtenBack = count
+            }
         }
 
         /// Appends `bytes` to the file.
