@@ -74,4 +74,18 @@ import TripDocTestSupport
         let keys = ["b", "10", "2", "a", "01", "1"].sorted(by: PrimaryKeyOrder.precedes)
         #expect(keys == ["1", "2", "10", "01", "a", "b"])
     }
+
+    @Test func aPrimaryKeyHasANumericValueOnlyInCanonicalFormBelowTenToTheEighteenth() {
+        #expect(PrimaryKeyOrder.canonicalNumber("0") == 0)
+        #expect(PrimaryKeyOrder.canonicalNumber("17") == 17)
+        #expect(PrimaryKeyOrder.canonicalNumber("999999999999999999") == 999_999_999_999_999_999)
+        // Not canonical, not below 10^18, or not ASCII digits: ordered as text.
+        for key in ["", "017", "00", "-1", "+1", "1a", "1 ", "1000000000000000000", "\u{661}", "\u{FF11}", "1\u{0}"] {
+            #expect(PrimaryKeyOrder.canonicalNumber(key) == nil, "\(key.debugDescription)")
+        }
+        // A key long enough to be kept out of line reads the same as a short one.
+        let long = String(repeating: "x", count: 40)
+        #expect(PrimaryKeyOrder.canonicalNumber(long) == nil)
+        #expect(PrimaryKeyOrder.canonicalNumber(String(long.dropFirst(40)) + "123456789012345678") == 123_456_789_012_345_678)
+    }
 }

@@ -135,15 +135,19 @@ public enum PrimaryKeyOrder {
 
     /// The value of `key` when it is a decimal number in canonical form below 10^18, or `nil`.
     public static func canonicalNumber(_ key: String) -> Int64? {
-        var value: Int64 = 0
-        var count = 0
-        for byte in key.utf8 {
-            guard byte &- UInt8(ascii: "0") < 10, count < 18 else { return nil }
-            if count == 1, value == 0 { return nil }  // a leading zero
-            value = value * 10 + Int64(byte &- UInt8(ascii: "0"))
-            count += 1
+        // Read in place: iterating `utf8` checked the string's representation at every byte
+        // (3 % of a conversion's time, which asks this of every key and reference).
+        key.withUTF8Bytes { bytes in
+            guard !bytes.isEmpty, bytes.count <= 18 else { return nil }
+            if bytes.count > 1, bytes[0] == UInt8(ascii: "0") { return nil }  // a leading zero
+            var value: Int64 = 0
+            for byte in bytes {
+                let digit = byte &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                value = value &* 10 &+ Int64(digit)
+            }
+            return value
         }
-        return count > 0 ? value : nil
     }
 
     /// Whether `key` is a decimal number in canonical form (`0`, `17`, not `017` or `-1`).
