@@ -108,9 +108,7 @@ public struct JSONWriter: StructuredWriter, DrainableStructuredWriter {
 
     public mutating func writeString(plainASCII text: UnsafeBufferPointer<UInt8>) {
         startItem()
-        output.append(UInt8(ascii: "\""))
-        output.append(contentsOf: text)
-        output.append(UInt8(ascii: "\""))
+        output.append("\"", text, "\"")
     }
 
     public mutating func writeData(_ value: Data) {
@@ -144,14 +142,14 @@ public struct JSONWriter: StructuredWriter, DrainableStructuredWriter {
     }
 
     private mutating func appendQuoted(_ value: String) {
-        output.append(UInt8(ascii: "\""))
         // Most text has nothing to escape: copied whole.
-        let plain = value.withUTF8Bytes(Self.needsNoEscape)
-        if plain {
-            value.withUTF8Bytes { output.append(contentsOf: $0) }
-            output.append(UInt8(ascii: "\""))
-            return
+        let plain = value.withUTF8Bytes { utf8 in
+            guard Self.needsNoEscape(utf8) else { return false }
+            output.append("\"", utf8, "\"")
+            return true
         }
+        if plain { return }
+        output.append(UInt8(ascii: "\""))
         for byte in value.utf8 {
             switch byte {
             case UInt8(ascii: "\""): output.append(UInt8(ascii: "\\")); output.append(UInt8(ascii: "\""))

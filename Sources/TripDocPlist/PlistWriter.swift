@@ -74,13 +74,16 @@ struct PlistWriter: StructuredWriter, DrainableStructuredWriter {
 
     mutating func key(_ key: String) {
         startItem()
-        bytes.append("<key>")
-        if key.withUTF8Bytes({ Self.classify($0) }) == .plain {
-            key.withUTF8Bytes { bytes.append(contentsOf: $0) }
-        } else {
-            appendEscaped(key)
+        let isPlain = key.withUTF8Bytes { utf8 in
+            guard Self.classify(utf8) == .plain else { return false }
+            bytes.append("<key>", utf8, "</key>")
+            return true
         }
-        bytes.append("</key>")
+        if !isPlain {
+            bytes.append("<key>")
+            appendEscaped(key)
+            bytes.append("</key>")
+        }
     }
 
     /// Values in a dict follow their key on the same line; in an array each starts a line.
@@ -116,21 +119,19 @@ struct PlistWriter: StructuredWriter, DrainableStructuredWriter {
         }
         longestText = max(longestText, value.utf8.count)
         startValue()
-        bytes.append("<string>")
         if kind == .plain {
-            value.withUTF8Bytes { bytes.append(contentsOf: $0) }
+            value.withUTF8Bytes { bytes.append("<string>", $0, "</string>") }
         } else {
+            bytes.append("<string>")
             appendEscaped(value)
+            bytes.append("</string>")
         }
-        bytes.append("</string>")
     }
 
     mutating func writeString(plainASCII text: UnsafeBufferPointer<UInt8>) {
         longestText = max(longestText, text.count)
         startValue()
-        bytes.append("<string>")
-        bytes.append(contentsOf: text)
-        bytes.append("</string>")
+        bytes.append("<string>", text, "</string>")
     }
 
     private enum TextKind { case plain, needsEscaping, outsideXML }

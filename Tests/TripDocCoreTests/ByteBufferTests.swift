@@ -22,6 +22,23 @@ import TripDocCore
         #expect(buffer.data == Data(expected.utf8))
     }
 
+    @Test func textBetweenTwoLiteralsComesBackInOrderAcrossGrowthAndInACopyAlone() {
+        var buffer = ByteBuffer(capacity: 4)
+        var expected = ""
+        for index in 0..<500 {
+            let value = String(repeating: "é", count: index % 7) + "\(index)"
+            value.withUTF8Bytes { buffer.append("<string>", $0, "</string>") }
+            buffer.append("\"", UnsafeBufferPointer(start: nil, count: 0), "\"")  // nothing between
+            expected += "<string>\(value)</string>\"\""
+        }
+        #expect(text(buffer) == expected)
+        #expect(buffer.count == expected.utf8.count)
+        let shared = buffer
+        "copy".withUTF8Bytes { buffer.append("<", $0, ">") }
+        #expect(text(buffer) == expected + "<copy>")
+        #expect(text(shared) == expected)
+    }
+
     @Test func decimalsAreWrittenInFull() {
         var buffer = ByteBuffer()
         for value in [Int64.min, -1, 0, 7, Int64.max] {

@@ -88,6 +88,23 @@ public struct ByteBuffer {
         append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
+    /// Appends `text` between two literals — a tag, its text and its end tag; a string and its
+    /// quotes — making room once (each append checks the storage's capacity and that it is not
+    /// shared, a call into the runtime).
+    @inlinable @inline(__always)
+    public mutating func append(_ prefix: StaticString, _ text: UnsafeBufferPointer<UInt8>, _ suffix: StaticString) {
+        let prefixCount = prefix.utf8CodeUnitCount
+        let suffixCount = suffix.utf8CodeUnitCount
+        prepareToAppend(prefixCount + text.count + suffixCount)
+        var end = storage.base + byteCount
+        end.update(from: prefix.utf8Start, count: prefixCount)
+        end += prefixCount
+        if let source = text.baseAddress { end.update(from: source, count: text.count) }
+        end += text.count
+        end.update(from: suffix.utf8Start, count: suffixCount)
+        byteCount += prefixCount + text.count + suffixCount
+    }
+
     /// Appends the UTF-8 of `text`.
     @inlinable
     public mutating func append(utf8 text: String) {
