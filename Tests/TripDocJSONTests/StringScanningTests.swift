@@ -60,6 +60,28 @@ import TripDocTestSupport
         }
     }
 
+    /// Ill-formed UTF-8 of every kind, with and without an escape in the same string: among
+    /// them sequences that decoding would replace by U+FFFD without changing the byte count.
+    @Test(arguments: [
+        [0xF1, 0x80, 0x80], [0xE1, 0x80], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0x80],
+        [0xEF, 0xBF], [0xF0, 0x9F, 0x98],
+    ] as [[UInt8]])
+    func illFormedUTF8IsRefusedWithOrWithoutEscapes(sequence: [UInt8]) {
+        for prefix in [Array("ab".utf8), Array(#"a\n"#.utf8)] {
+            let error = Self.readError(Self.document(holding: prefix + sequence + Array("A".utf8)))
+            #expect(error?.message.contains("not valid UTF-8") == true, "\(prefix) \(sequence): \(String(describing: error))")
+        }
+    }
+
+    @Test func aReplacementCharacterInTheFileIsWellFormedText() throws {
+        for prefix in ["ab", #"a\n"#] {
+            let text = Array(prefix.utf8) + [0xEF, 0xBF, 0xBD] + Array("A😀".utf8)
+            let document = try JSONFormat().readDocument(from: Data(Self.document(holding: text)), file: "doc.json")
+            let expected = (prefix == "ab" ? "ab" : "a\n") + "\u{FFFD}A😀"
+            #expect(document.orderedSnapshots.first?["s"] == .string(expected))
+        }
+    }
+
     @Test func anUnclosedStringIsRefusedWhateverItsLength() {
         for length in 0..<20 {
             let bytes = Self.parts[0] + Array(repeating: UInt8(ascii: "a"), count: length)
