@@ -74,7 +74,7 @@ import TripDocTestSupport
         let folder = (path as NSString).deletingLastPathComponent
         let stale = (folder as NSString).appendingPathComponent(
             "." + (path as NSString).lastPathComponent + AtomicFileWriter.temporaryMarker + "999-1")
-        FileManager.default.createFile(atPath: stale, contents: Data("half a docu".utf8))
+        try #require(FileManager.default.createFile(atPath: stale, contents: Data("half a docu".utf8)))
         _ = try ArchiveStore(path: path, format: JSONFormat())
         #expect(!FileManager.default.fileExists(atPath: stale))
     }

@@ -78,7 +78,7 @@ public enum EdgeCaseDocuments {
             .date(.distantFuture), .date(Date(timeIntervalSinceReferenceDate: 1e15)),
         ]),
         "matrix": .array([
-            .array([.double(-.infinity), .double(.infinity), .double(5e-324)]),
+            .array([.double(-.infinity), .double(.infinity), .double(.leastNonzeroMagnitude)]),
             .array([.double(.greatestFiniteMagnitude), .double(0.1), .double(-0.0)]),
         ]),
         "address": .composite([

@@ -56,7 +56,7 @@ public struct RandomDocuments {
         case .uint32: return .uint(UInt64(pick([UInt32.max, 2])))
         case .double:
             return .double(
-                pick([.nan, .infinity, -.infinity, -0.0, 0.1, 5e-324, .greatestFiniteMagnitude, Double(bitPattern: next() >> 2)]))
+                pick([.nan, .infinity, -.infinity, -0.0, 0.1, .leastNonzeroMagnitude, .greatestFiniteMagnitude, Double(bitPattern: next() >> 2)]))
         case .float: return .float(pick([.nan, -.infinity, -0.0, 0.1, .leastNonzeroMagnitude, Float(bitPattern: UInt32(truncatingIfNeeded: next() >> 34))]))
         case .decimal: return .decimal(pick([Decimal(string: "0.1")!, Decimal(string: "-12345678901234567890.5")!, Decimal(0), .nan]))
         case .date:

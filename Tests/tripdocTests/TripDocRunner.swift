@@ -56,7 +56,9 @@ struct TripDocRunner {
         process.currentDirectoryURL = folder
         // Standard error goes to a file so that neither pipe can fill up and block the child.
         let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("stderr-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        guard FileManager.default.createFile(atPath: errorFile.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: errorFile.path])
+        }
         defer { try? FileManager.default.removeItem(at: errorFile) }
         let stdout = Pipe()
         let stdin = Pipe()

@@ -43,7 +43,10 @@ public final class BackgroundSink<Inner: DocumentDecodingSink>: @unchecked Senda
     /// - Throws: The first error of `decode` or of `inner`.
     public static func run(_ inner: Inner, decode: (inout Feeder) throws -> Void) throws -> Inner {
         let sink = BackgroundSink(inner)
-        let thread = Thread { sink.drain() }
+        // Through a protocol that is not generic: a closure sent to another thread may not
+        // capture the metadata of `Inner`, which is not known to be sendable.
+        let drainer: any Draining = sink
+        let thread = Thread { drainer.drain() }
         thread.stackSize = 8 << 20
         thread.start()
         var feeder = Feeder(sink: sink)
@@ -86,7 +89,7 @@ public final class BackgroundSink<Inner: DocumentDecodingSink>: @unchecked Senda
     }
 
     /// The other thread: applies the calls to the inner sink until the end or an error.
-    private func drain() {
+    fileprivate func drain() {
         var failed = false
         while true {
             condition.lock()
@@ -240,3 +243,10 @@ final class RecordBatch: @unchecked Sendable {
         storage.deallocate()
     }
 }
+
+/// What the thread of a ``BackgroundSink`` runs.
+private protocol Draining: AnyObject, Sendable {
+    func drain()
+}
+
+extension BackgroundSink: Draining {}
