@@ -17,6 +17,18 @@ struct PlistReader: StructuredReader {
         var offset: Int
     }
 
+    /// The elements of a property list, told apart by number: the XML reader is given their
+    /// names in this order (``XMLEventReader/nameIndex``), so that no name is made a string
+    /// and compared for every node.
+    enum Element: Int32, CaseIterable {
+        case plist, dict, array, key, string, integer, real, `true`, `false`, data, date
+
+        /// The element's name.
+        var name: String { "\(self)" }
+        /// The names, in order, for the XML reader.
+        static let names = allCases.map(\.name)
+    }
+
     private let input: XMLInput
     /// The nesting-depth and string-length caps (``XMLEventReader`` stops at 256 levels and 10 MB
     /// of text in one element on its own, as libxml2 does).
@@ -34,7 +46,7 @@ struct PlistReader: StructuredReader {
     init(input: XMLInput, limits: DocumentLimits = .standard) throws {
         self.input = input
         self.limits = limits
-        xml = try XMLEventReader(input)
+        xml = try XMLEventReader(input, knownNames: Element.names)
         try advance()
         try enterRoot()
     }
@@ -51,7 +63,7 @@ struct PlistReader: StructuredReader {
     mutating func resume(at bookmark: Bookmark) {
         if bookmark.nodeIndex != nodeIndex {
             // Re-reading what was read once before cannot fail.
-            xml = try! XMLEventReader(input)
+            xml = try! XMLEventReader(input, knownNames: Element.names)
             nodeIndex = 0
             atEnd = false
             while nodeIndex < bookmark.nodeIndex { try! advance() }
@@ -98,7 +110,7 @@ struct PlistReader: StructuredReader {
 
     private mutating func enterRoot() throws {
         try skipInsignificant()
-        guard !atEnd, xml.nodeType == .element, xml.name == "plist" else {
+        guard !atEnd, xml.nodeType == .element, xml.isElement(.plist) else {
             throw error("this is not a property list: expected a <plist> root element")
         }
         if xml.isEmptyElement { throw error("the <plist> element is empty") }
@@ -114,26 +126,27 @@ struct PlistReader: StructuredReader {
         }
     }
 
-    /// The element name of the next value, after skipping whitespace.
-    private mutating func nextValueElement() throws -> String {
+    /// The element of the next value, after skipping whitespace; `nil` for an element that is
+    /// not a property list's.
+    private mutating func nextValueElement() throws -> Element? {
         try skipInsignificant()
         guard !atEnd, xml.nodeType == .element else {
             throw error("expected a value element, found \(describeCurrent())")
         }
-        return xml.name
+        return Element(rawValue: xml.nameIndex)
     }
 
     mutating func peekKind() throws -> StructuredValueKind {
         switch try nextValueElement() {
-        case "dict": return .object
-        case "array": return .array
-        case "string": return .string
-        case "integer": return .integer
-        case "real": return .real
-        case "true", "false": return .bool
-        case "data": return .data
-        case "date": return .date
-        case let other: throw error("<\(other)> is not a property-list element")
+        case .dict: return .object
+        case .array: return .array
+        case .string: return .string
+        case .integer: return .integer
+        case .real: return .real
+        case .true, .false: return .bool
+        case .data: return .data
+        case .date: return .date
+        case .plist, .key, nil: throw error("<\(xml.name)> is not a property-list element")
         }
     }
 
@@ -142,36 +155,43 @@ struct PlistReader: StructuredReader {
     }
 
     /// Consumes `<name>…</name>` (or `<name/>`) and returns its text.
-    private mutating func readText(of name: String) throws -> String {
+    private mutating func readText(of element: Element) throws -> String {
         let isEmpty = xml.isEmptyElement
         let start = xml.offset
         try advance()
         if isEmpty { return "" }
-        var text = ""
+        return try readText(of: element, from: start, after: "")
+    }
+
+    /// Consumes the rest of `<name>…</name>`, whose start (at `start`) has been consumed, and
+    /// returns its text: `text`, then what follows.
+    private mutating func readText(of element: Element, from start: Int, after text: String) throws -> String {
+        var text = text
         while !atEnd {
             switch xml.nodeType {
             case .text, .cdata, .whitespace:
                 if text.isEmpty { text = xml.value } else { text += xml.value }
                 guard text.utf8.count <= limits.maximumStringLength else {
-                    throw limits.exceeded(.stringLength, at: xml.location(ofOffset: start), subject: "the text of <\(name)>")
+                    throw limits.exceeded(
+                        .stringLength, at: xml.location(ofOffset: start), subject: "the text of <\(element.name)>")
                 }
-            case .endElement where xml.name == name:
+            case .endElement where xml.isElement(element):
                 try advance()
                 return text
             case .entityReference:
                 throw error("the entity reference &\(xml.name); is not allowed")
             default:
-                throw error("unexpected \(describeCurrent()) inside <\(name)>")
+                throw error("unexpected \(describeCurrent()) inside <\(element.name)>")
             }
             try advance()
         }
-        throw error("the document ends inside <\(name)>")
+        throw error("the document ends inside <\(element.name)>")
     }
 
     // MARK: Containers
 
-    private mutating func enter(_ name: String, kind: String) throws {
-        guard try nextValueElement() == name else { throw wrongValue(kind) }
+    private mutating func enter(_ element: Element, kind: String) throws {
+        guard try nextValueElement() == element else { throw wrongValue(kind) }
         // The root <dict> is at depth 1 (inside <plist>), as the root object is level 1 in JSON.
         guard xml.depth <= limits.maximumNestingDepth else {
             throw limits.exceeded(.nestingDepth, at: xml.location(ofOffset: xml.offset))
@@ -180,8 +200,8 @@ struct PlistReader: StructuredReader {
         try advance()
     }
 
-    mutating func beginObject() throws { try enter("dict", kind: "a <dict>") }
-    mutating func beginArray() throws { try enter("array", kind: "an <array>") }
+    mutating func beginObject() throws { try enter(.dict, kind: "a <dict>") }
+    mutating func beginArray() throws { try enter(.array, kind: "an <array>") }
 
     mutating func nextKey() throws -> String? {
         if pendingEmptyClose {
@@ -190,14 +210,46 @@ struct PlistReader: StructuredReader {
         }
         try skipInsignificant()
         guard !atEnd else { throw error("the document ends inside a <dict>") }
-        if xml.nodeType == .endElement, xml.name == "dict" {
+        if xml.nodeType == .endElement, xml.isElement(.dict) {
             try advance()
             return nil
         }
-        guard xml.nodeType == .element, xml.name == "key" else {
+        guard xml.nodeType == .element, xml.isElement(.key) else {
             throw error("expected <key> or </dict>, found \(describeCurrent())")
         }
-        return try readText(of: "key")
+        return try readText(of: .key)
+    }
+
+    mutating func nextKey(matching expected: String) throws -> StructuredKeyMatch? {
+        if pendingEmptyClose {
+            pendingEmptyClose = false
+            return nil
+        }
+        try skipInsignificant()
+        guard !atEnd else { throw error("the document ends inside a <dict>") }
+        if xml.nodeType == .endElement, xml.isElement(.dict) {
+            try advance()
+            return nil
+        }
+        guard xml.nodeType == .element, xml.isElement(.key) else {
+            throw error("expected <key> or </dict>, found \(describeCurrent())")
+        }
+        let isEmpty = xml.isEmptyElement
+        let start = xml.offset
+        try advance()
+        if isEmpty { return .other("") }
+        // The usual key, one text node that is the expected key: compared in place.
+        if !expected.isEmpty, !atEnd, xml.nodeType == .text, xml.valueIs(expected) {
+            try advance()
+            if !atEnd, xml.nodeType == .endElement, xml.isElement(.key) {
+                try advance()
+                return .expected
+            }
+            let key = try readText(of: .key, from: start, after: expected)
+            return key == expected ? .expected : .other(key)
+        }
+        let key = try readText(of: .key, from: start, after: "")
+        return !expected.isEmpty && key == expected ? .expected : .other(key)
     }
 
     mutating func nextElement() throws -> Bool {
@@ -208,7 +260,7 @@ struct PlistReader: StructuredReader {
         try skipInsignificant()
         guard !atEnd else { throw error("the document ends inside an <array>") }
         consumed.advance(to: xml.bytesConsumed, in: input.bytes)
-        if xml.nodeType == .endElement, xml.name == "array" {
+        if xml.nodeType == .endElement, xml.isElement(.array) {
             try advance()
             return false
         }
@@ -224,13 +276,16 @@ struct PlistReader: StructuredReader {
             try beginArray()
             while try nextElement() { try skipValue() }
         default:
-            _ = try readText(of: xml.name)
+            guard let element = Element(rawValue: xml.nameIndex) else {
+                throw error("<\(xml.name)> is not a property-list element")
+            }
+            _ = try readText(of: element)
         }
     }
 
     mutating func finish() throws {
         try skipInsignificant()
-        guard !atEnd, xml.nodeType == .endElement, xml.name == "plist" else {
+        guard !atEnd, xml.nodeType == .endElement, xml.isElement(.plist) else {
             throw error("expected </plist> after the document's value, found \(describeCurrent())")
         }
         try advance()
@@ -242,9 +297,9 @@ struct PlistReader: StructuredReader {
 
     mutating func readString() throws -> String {
         switch try nextValueElement() {
-        case "string":
-            return try readText(of: "string")
-        case "data":
+        case .string:
+            return try readText(of: .string)
+        case .data:
             // Strings with characters XML 1.0 cannot hold are written as their UTF-8 bytes.
             let start = bookmark
             guard let text = String(validating: try readDataElement(), as: UTF8.self) else {
@@ -258,18 +313,17 @@ struct PlistReader: StructuredReader {
     }
 
     mutating func readBool() throws -> Bool {
-        let name = try nextValueElement()
-        guard name == "true" || name == "false" else { throw wrongValue("<true/> or <false/>") }
-        guard try readText(of: name).allSatisfy(\.isWhitespace) else { throw error("<\(name)> must be empty") }
-        return name == "true"
+        let element = try nextValueElement()
+        guard let element, element == .true || element == .false else { throw wrongValue("<true/> or <false/>") }
+        guard try readText(of: element).allSatisfy(\.isWhitespace) else { throw error("<\(element.name)> must be empty") }
+        return element == .true
     }
 
     /// The trimmed text of the next element, which must be one of `elements`, and where it starts.
-    private mutating func numberText(_ elements: Set<String>, kind: String) throws -> (String, Bookmark) {
-        let name = try nextValueElement()
-        guard elements.contains(name) else { throw wrongValue(kind) }
+    private mutating func numberText(_ elements: [Element], kind: String) throws -> (String, Bookmark) {
+        guard let element = try nextValueElement(), elements.contains(element) else { throw wrongValue(kind) }
         let start = bookmark
-        return (try readText(of: name).trimmingCharacters(in: .whitespacesAndNewlines), start)
+        return (try readText(of: element).trimmingCharacters(in: .whitespacesAndNewlines), start)
     }
 
     /// A value that is not what its element says, reported at the element.
@@ -278,7 +332,7 @@ struct PlistReader: StructuredReader {
     }
 
     mutating func readInt64() throws -> Int64 {
-        let (text, start) = try numberText(["integer"], kind: "an <integer>")
+        let (text, start) = try numberText([.integer], kind: "an <integer>")
         guard let value = Int64(text, radix: 10) else {
             throw valueError("expected an integer that fits Int64, found \"\(text)\"", at: start)
         }
@@ -286,7 +340,7 @@ struct PlistReader: StructuredReader {
     }
 
     mutating func readUInt64() throws -> UInt64 {
-        let (text, start) = try numberText(["integer"], kind: "an <integer>")
+        let (text, start) = try numberText([.integer], kind: "an <integer>")
         guard let value = text == "-0" ? 0 : UInt64(text, radix: 10) else {
             throw valueError("expected an integer that fits UInt64, found \"\(text)\"", at: start)
         }
@@ -294,7 +348,7 @@ struct PlistReader: StructuredReader {
     }
 
     mutating func readDouble() throws -> Double {
-        let (text, start) = try numberText(["real", "integer"], kind: "a <real>")
+        let (text, start) = try numberText([.real, .integer], kind: "a <real>")
         guard let value = Double(text), value.isFinite || !Self.looksFinite(text) else {
             throw valueError("expected a number that fits a Double, found \"\(text)\"", at: start)
         }
@@ -302,7 +356,7 @@ struct PlistReader: StructuredReader {
     }
 
     mutating func readFloat() throws -> Float {
-        let (text, start) = try numberText(["real", "integer"], kind: "a <real>")
+        let (text, start) = try numberText([.real, .integer], kind: "a <real>")
         guard let value = Float(text), value.isFinite || !Self.looksFinite(text) else {
             throw valueError("expected a number that fits a Float, found \"\(text)\"", at: start)
         }
@@ -317,11 +371,11 @@ struct PlistReader: StructuredReader {
 
     mutating func readData() throws -> Data {
         switch try nextValueElement() {
-        case "data":
+        case .data:
             return try readDataElement()
-        case "string":
+        case .string:
             // A document converted from JSON by another program keeps data as base64 text.
-            let text = try readText(of: "string")
+            let text = try readText(of: .string)
             guard let data = Data(base64Encoded: text), data.base64EncodedString() == text else {
                 throw error("expected data as standard, padded base64 text, found text that is not", malformed: false)
             }
@@ -333,7 +387,7 @@ struct PlistReader: StructuredReader {
 
     /// Consumes `<data>` and decodes its base64, which may be broken across lines.
     private mutating func readDataElement() throws -> Data {
-        let text = try readText(of: "data").filter { !$0.isWhitespace }
+        let text = try readText(of: .data).filter { !$0.isWhitespace }
         guard let data = Data(base64Encoded: text), data.base64EncodedString() == text else {
             throw error("<data> does not hold standard, padded base64", malformed: false)
         }
@@ -341,12 +395,17 @@ struct PlistReader: StructuredReader {
     }
 
     mutating func readDate() throws -> Date {
-        guard try nextValueElement() == "date" else { throw wrongValue("<date>") }
+        guard try nextValueElement() == .date else { throw wrongValue("<date>") }
         let start = bookmark
-        let text = try readText(of: "date").trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = try readText(of: .date).trimmingCharacters(in: .whitespacesAndNewlines)
         guard let date = DateCoding.date(from: text) else {
             throw valueError("expected a date such as 2024-06-01T09:30:00Z in <date>, found \"\(text)\"", at: start)
         }
         return date
     }
+}
+
+extension XMLEventReader {
+    /// Whether the current element or end tag is the property list's `element`.
+    fileprivate func isElement(_ element: PlistReader.Element) -> Bool { nameIndex == element.rawValue }
 }

@@ -99,9 +99,12 @@ final class XMLChunkParser: @unchecked Sendable {
     /// Open elements, and whether the last start tag was `<a/>` (its end is not reported).
     @exclusivity(unchecked) private var openElements: Int32 = 0
     @exclusivity(unchecked) private var skipNextEnd = false
-    /// Element names met so far, each made a String once, by libxml2's interned pointer.
+    /// Element names met so far, each made a String once, by libxml2's interned pointer: first
+    /// the known names given at the start (their pointers `nil` until met), then others.
     @exclusivity(unchecked) private var names: [String] = []
-    @exclusivity(unchecked) private var namePointers: [UnsafePointer<xmlChar>] = []
+    @exclusivity(unchecked) private var namePointers: [UnsafePointer<xmlChar>?] = []
+    /// How many of `names` were given at the start.
+    private let knownNameCount: Int
 
     /// The batches made ahead, and the parsing thread's state, under `condition`.
     private let condition = NSCondition()
@@ -112,10 +115,14 @@ final class XMLChunkParser: @unchecked Sendable {
     private var threadFinished = false
     private var cancelled = false
 
-    /// A parser at the start of `input`.
-    init(_ input: XMLInput) throws {
+    /// A parser at the start of `input`. Elements named by `knownNames` (without a prefix) are
+    /// given the names' places in it (``Event/name``), so that a reader can tell them apart by number.
+    init(_ input: XMLInput, knownNames: [String] = []) throws {
         _ = Self.installEntityLoader
         self.input = input
+        names = knownNames
+        namePointers = Array(repeating: nil, count: knownNames.count)
+        knownNameCount = knownNames.count
         guard input.count <= Int(Int32.max) else {
             throw StructuredReadError(
                 location: SourceLocation(), message: "the document is larger than 2 GiB, which libxml2 cannot read")
@@ -289,13 +296,17 @@ final class XMLChunkParser: @unchecked Sendable {
         return here
     }
 
-    /// The place in ``names`` of an element's name. The first few names without a prefix (a
-    /// property list has about a dozen) are kept for the whole document, by libxml2's interned
-    /// pointer; any other name is kept until the next chunk.
+    /// The place in ``names`` of an element's name. A known name keeps its place; the first few
+    /// other names without a prefix (a property list has about a dozen) are kept for the whole
+    /// document, by libxml2's interned pointer; any other name is kept until the next chunk.
     private func nameIndex(_ localName: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?) -> Int32 {
         guard let localName else { return -1 }
         if prefix == nil, let index = namePointers.firstIndex(of: localName) { return Int32(index) }
         let local = String(cString: localName)
+        if prefix == nil, let index = names[..<knownNameCount].firstIndex(of: local), namePointers[index] == nil {
+            namePointers[index] = localName
+            return Int32(index)
+        }
         let name = prefix.map { String(cString: $0) + ":" + local } ?? local
         if prefix == nil, names.count == namePointers.count, namePointers.count < Self.cachedNames {
             namePointers.append(localName)

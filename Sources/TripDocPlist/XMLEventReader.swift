@@ -31,10 +31,11 @@ final class XMLEventReader {
     /// batch, an object each access would otherwise retain and release.
     @exclusivity(unchecked) private var current: XMLChunkParser.Event?
 
-    /// Opens a reader at the start of `input`.
-    init(_ input: XMLInput) throws {
+    /// Opens a reader at the start of `input`; elements named by `knownNames` are told apart by
+    /// ``nameIndex``, their names' places in it.
+    init(_ input: XMLInput, knownNames: [String] = []) throws {
         self.input = input
-        parser = try XMLChunkParser(input)
+        parser = try XMLChunkParser(input, knownNames: knownNames)
         if input.count > XMLChunkParser.chunkSize { parser.startAhead() }
     }
 
@@ -76,11 +77,27 @@ final class XMLEventReader {
         return batch.names[Int(current.name)]
     }
 
+    /// The place of the element's (or entity reference's) name: below the count of the reader's
+    /// known names, the known name at that place; -1 for other nodes. A number, read without
+    /// touching the batch.
+    var nameIndex: Int32 { current?.name ?? -1 }
+
     /// The text of a text, whitespace or CDATA node.
     var value: String {
         guard let event = current else { return "" }
         return batch.text.withUnsafeBufferPointer {
             String(decoding: UnsafeBufferPointer(rebasing: $0[Int(event.textStart)..<Int(event.textEnd)]), as: UTF8.self)
+        }
+    }
+
+    /// Whether the current node's text is `expected`, byte for byte, without making a string of it.
+    func valueIs(_ expected: String) -> Bool {
+        guard let event = current else { return false }
+        let count = Int(event.textEnd - event.textStart)
+        return expected.withUTF8Bytes { wanted in
+            guard wanted.count == count else { return false }
+            guard count > 0, let wantedBase = wanted.baseAddress else { return true }
+            return batch.text.withUnsafeBufferPointer { memcmp($0.baseAddress! + Int(event.textStart), wantedBase, count) == 0 }
         }
     }
 
