@@ -41,4 +41,15 @@ static inline long CLibXML2_offset(xmlParserCtxtPtr context) {
     return (long)context->input->consumed + (long)(context->input->cur - context->input->base);
 }
 
+// Where `bytes`, which the parser has just reported, start in the document, when they lie in
+// the parser's own input buffer (a plain run of text, reported in place); -1 when they do not
+// (text the parser decoded into a buffer of its own).
+static inline long CLibXML2_offsetInInput(xmlParserCtxtPtr context, const xmlChar *bytes) {
+    if (context == NULL || context->input == NULL || context->input->base == NULL || bytes == NULL) return -1;
+    const xmlChar *base = context->input->base;
+    const xmlChar *end = context->input->end;
+    if (bytes < base || bytes >= end) return -1;
+    return (long)context->input->consumed + (long)(bytes - base);
+}
+
 #endif

@@ -13,8 +13,8 @@ struct PlistReader: StructuredReader {
     struct Bookmark {
         var nodeIndex: Int
         var pendingEmptyClose: Bool
-        /// The byte offset of the node in the input (-1 at the end), for its line and column.
-        var offset: Int
+        /// Where the node is in the input (`nil` at the end), for its line and column.
+        var place: XMLEventReader.Place?
     }
 
     /// The elements of a property list, told apart by number: the XML reader is given their
@@ -56,7 +56,7 @@ struct PlistReader: StructuredReader {
     var bookmark: Bookmark {
         mutating get {
             try? skipInsignificant()
-            return Bookmark(nodeIndex: nodeIndex, pendingEmptyClose: pendingEmptyClose, offset: atEnd ? -1 : xml.offset)
+            return Bookmark(nodeIndex: nodeIndex, pendingEmptyClose: pendingEmptyClose, place: atEnd ? nil : xml.place)
         }
     }
 
@@ -72,12 +72,12 @@ struct PlistReader: StructuredReader {
     }
 
     func location(of bookmark: Bookmark) -> SourceLocation {
-        bookmark.offset < 0 ? SourceLocation() : xml.location(ofOffset: bookmark.offset)
+        bookmark.place.map { xml.location(of: $0) } ?? SourceLocation()
     }
 
     private func error(_ message: String, malformed: Bool = true) -> StructuredReadError {
         StructuredReadError(
-            location: atEnd ? SourceLocation() : xml.location(ofOffset: xml.offset),
+            location: atEnd ? SourceLocation() : xml.location(of: xml.place),
             message: message, isMalformed: malformed)
     }
 
@@ -157,7 +157,7 @@ struct PlistReader: StructuredReader {
     /// Consumes `<name>…</name>` (or `<name/>`) and returns its text.
     private mutating func readText(of element: Element) throws -> String {
         let isEmpty = xml.isEmptyElement
-        let start = xml.offset
+        let start = xml.place
         try advance()
         if isEmpty { return "" }
         return try readText(of: element, from: start, after: "")
@@ -165,7 +165,7 @@ struct PlistReader: StructuredReader {
 
     /// Consumes the rest of `<name>…</name>`, whose start (at `start`) has been consumed, and
     /// returns its text: `text`, then what follows.
-    private mutating func readText(of element: Element, from start: Int, after text: String) throws -> String {
+    private mutating func readText(of element: Element, from start: XMLEventReader.Place, after text: String) throws -> String {
         var text = text
         while !atEnd {
             switch xml.nodeType {
@@ -173,7 +173,7 @@ struct PlistReader: StructuredReader {
                 if text.isEmpty { text = xml.value } else { text += xml.value }
                 guard text.utf8.count <= limits.maximumStringLength else {
                     throw limits.exceeded(
-                        .stringLength, at: xml.location(ofOffset: start), subject: "the text of <\(element.name)>")
+                        .stringLength, at: xml.location(of: start), subject: "the text of <\(element.name)>")
                 }
             case .endElement where xml.isElement(element):
                 try advance()
@@ -194,7 +194,7 @@ struct PlistReader: StructuredReader {
         guard try nextValueElement() == element else { throw wrongValue(kind) }
         // The root <dict> is at depth 1 (inside <plist>), as the root object is level 1 in JSON.
         guard xml.depth <= limits.maximumNestingDepth else {
-            throw limits.exceeded(.nestingDepth, at: xml.location(ofOffset: xml.offset))
+            throw limits.exceeded(.nestingDepth, at: xml.location(of: xml.place))
         }
         pendingEmptyClose = xml.isEmptyElement
         try advance()
@@ -235,7 +235,7 @@ struct PlistReader: StructuredReader {
             throw error("expected <key> or </dict>, found \(describeCurrent())")
         }
         let isEmpty = xml.isEmptyElement
-        let start = xml.offset
+        let start = xml.place
         try advance()
         if isEmpty { return .other("") }
         // The usual key, one text node that is the expected key: compared in place.

@@ -28,7 +28,10 @@ final class XMLChunkParser: @unchecked Sendable {
         /// The element's (or entity reference's) name, as a place in the batch's names.
         var name: Int32 = -1
         var depth: Int32
-        /// Where the node starts in the input (an element at its `<`).
+        /// Where the node is in the input: where a text or entity reference node starts; for an
+        /// element or end tag, a place inside the tag, at or past its `<` (see
+        /// ``XMLInput/tagStart(atOrBefore:)``), so that no tag is looked back over unless a
+        /// message needs its start.
         var offset: Int
         /// The node's text, as a range of the batch's text.
         var textStart: Int32 = 0
@@ -96,6 +99,8 @@ final class XMLChunkParser: @unchecked Sendable {
     @exclusivity(unchecked) private var pendingTextStart: Int?
     @exclusivity(unchecked) private var pendingTextOffset = 0
     @exclusivity(unchecked) private var pendingIsCDATA = false
+    /// Whether the text being collected is whitespace only so far.
+    @exclusivity(unchecked) private var pendingIsWhitespace = true
     /// Open elements, and whether the last start tag was `<a/>` (its end is not reported).
     @exclusivity(unchecked) private var openElements: Int32 = 0
     @exclusivity(unchecked) private var skipNextEnd = false
@@ -105,6 +110,10 @@ final class XMLChunkParser: @unchecked Sendable {
     @exclusivity(unchecked) private var namePointers: [UnsafePointer<xmlChar>?] = []
     /// How many of `names` were given at the start.
     private let knownNameCount: Int
+    /// The places in ``names`` of recently met names, by a few bits of libxml2's pointer: most
+    /// elements are found here instead of by a search of ``namePointers``.
+    @exclusivity(unchecked) private var recentNames = [(pointer: UnsafePointer<xmlChar>?, index: Int32)](
+        repeating: (nil, -1), count: 64)
 
     /// The batches made ahead, and the parsing thread's state, under `condition`.
     private let condition = NSCondition()
@@ -276,19 +285,18 @@ final class XMLChunkParser: @unchecked Sendable {
     /// How far into the input the parser stands.
     private func consumedOffset() -> Int { CLibXML2_offset(context) }
 
-    /// Where the tag the parser has just read starts: its `<`, looking back from where it stands
-    /// (a start tag is reported with the parser at its `>` or `/>`; an end tag, past its `>`,
-    /// possibly at the next tag's `<`: `behind` is how far back the tag's last byte is).
-    private func tagStart(behind: Int = 0) -> Int {
-        var index = max(0, min(consumedOffset() - behind, input.count - 1))
-        while index > 0, input.bytes[index] != UInt8(ascii: "<") { index -= 1 }
-        return index
-    }
+    /// A place inside the tag the parser has just read, at or past its `<` (a start tag is
+    /// reported with the parser at its `>` or `/>`; an end tag, past its `>`, possibly at the next
+    /// tag's `<`: `behind` is how far back the tag's last byte is).
+    private func tagPlace(behind: Int = 0) -> Int { consumedOffset() - behind }
 
     /// Where the text of `count` bytes just reported starts. libxml2 reports a run of plain text
     /// with the parser at its start, and text it had to decode (references) past it; which one,
     /// the input's bytes tell. (For messages only.)
     private func textStart(_ bytes: UnsafePointer<xmlChar>, _ count: Int) -> Int {
+        // Reported in place (most text): the bytes say where they are.
+        let inPlace = CLibXML2_offsetInInput(context, bytes)
+        if inPlace >= 0 { return inPlace }
         let here = consumedOffset()
         guard let base = input.bytes.baseAddress else { return here }
         if here + count <= input.count, memcmp(base + here, bytes, count) == 0 { return here }
@@ -301,7 +309,14 @@ final class XMLChunkParser: @unchecked Sendable {
     /// document, by libxml2's interned pointer; any other name is kept until the next chunk.
     private func nameIndex(_ localName: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?) -> Int32 {
         guard let localName else { return -1 }
-        if prefix == nil, let index = namePointers.firstIndex(of: localName) { return Int32(index) }
+        if prefix == nil {
+            let slot = Int(truncatingIfNeeded: UInt(bitPattern: localName) >> 3) & (recentNames.count - 1)
+            if recentNames[slot].pointer == localName { return recentNames[slot].index }
+            if let index = namePointers.firstIndex(of: localName) {
+                recentNames[slot] = (localName, Int32(index))
+                return Int32(index)
+            }
+        }
         let local = String(cString: localName)
         if prefix == nil, let index = names[..<knownNameCount].firstIndex(of: local), namePointers[index] == nil {
             namePointers[index] = localName
@@ -323,12 +338,9 @@ final class XMLChunkParser: @unchecked Sendable {
     private func flushText() {
         guard parseError == nil, let start = pendingTextStart else { return }
         pendingTextStart = nil
-        let isWhitespace = text[start...].allSatisfy {
-            $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r")
-        }
         events.append(
             Event(
-                type: pendingIsCDATA ? .cdata : isWhitespace ? .whitespace : .text, depth: openElements,
+                type: pendingIsCDATA ? .cdata : pendingIsWhitespace ? .whitespace : .text, depth: openElements,
                 offset: pendingTextOffset, textStart: Int32(start), textEnd: Int32(text.count), fed: fed))
     }
 
@@ -341,7 +353,7 @@ final class XMLChunkParser: @unchecked Sendable {
         // libxml2 reports a start tag before it looks past it: at `/>`, the element is empty.
         let isEmpty = CLibXML2_atEmptyElementEnd(context) != 0
         append(
-            .element, name: nameIndex(localName, prefix: prefix), depth: openElements, isEmpty: isEmpty, offset: tagStart())
+            .element, name: nameIndex(localName, prefix: prefix), depth: openElements, isEmpty: isEmpty, offset: tagPlace())
         if isEmpty {
             skipNextEnd = true
         } else {
@@ -357,7 +369,7 @@ final class XMLChunkParser: @unchecked Sendable {
             return
         }
         openElements -= 1
-        append(.endElement, name: nameIndex(localName, prefix: prefix), depth: openElements, offset: tagStart(behind: 1))
+        append(.endElement, name: nameIndex(localName, prefix: prefix), depth: openElements, offset: tagPlace(behind: 1))
     }
 
     private func characters(_ bytes: UnsafePointer<xmlChar>?, _ count: Int) {
@@ -366,7 +378,14 @@ final class XMLChunkParser: @unchecked Sendable {
             flushText()
             pendingTextStart = text.count
             pendingIsCDATA = false
+            pendingIsWhitespace = true
             pendingTextOffset = textStart(bytes, count)
+        }
+        if pendingIsWhitespace {
+            // Up to the first byte that is not whitespace, as the bytes come.
+            var index = 0
+            while index < count, Self.isWhitespace(bytes[index]) { index += 1 }
+            if index < count { pendingIsWhitespace = false }
         }
         text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
         if let start = pendingTextStart, text.count - start > Self.maximumTextLength {
@@ -374,12 +393,17 @@ final class XMLChunkParser: @unchecked Sendable {
         }
     }
 
+    /// XML's whitespace: space, tab, line feed, carriage return.
+    private static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")
+    }
+
     private func cdata(_ bytes: UnsafePointer<xmlChar>?, _ count: Int) {
         guard parseError == nil else { return }
         flushText()
         pendingTextStart = text.count
         pendingIsCDATA = true
-        pendingTextOffset = tagStart()
+        pendingTextOffset = input.tagStart(atOrBefore: tagPlace())
         if let bytes, count > 0 { text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count)) }
         flushText()
     }

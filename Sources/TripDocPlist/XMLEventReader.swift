@@ -11,7 +11,7 @@ import TripDocCore
 /// Nodes are what a pull reader gives: `<a/>` is one element node marked empty (no end node);
 /// adjacent text, whitespace and character references make one text node; comments, processing
 /// instructions and the document type are not reported. A node's place is the byte offset where
-/// it starts (an element at its `<`); ``location(ofOffset:)`` turns it into a line and column
+/// it starts (an element at its `<`); ``location(of:)`` turns it into a line and column
 /// when a message needs them. When libxml2 reports an error, the text it interrupted is not
 /// reported: reading stops after the last node before it, with libxml2's message. See
 /// ``XMLChunkParser`` for how libxml2 is configured for untrusted input and the limits applied.
@@ -111,9 +111,22 @@ final class XMLEventReader {
     /// chunk: the bytes before are parsed.
     var bytesConsumed: Int { current.map { max(0, $0.fed - XMLChunkParser.chunkSize) } ?? 0 }
 
-    /// Where the current node starts in the input (the end of the input past the last node).
-    var offset: Int { current?.offset ?? input.count }
+    /// Where a node is: kept as the parser reported it, and worked out in full only for a
+    /// message (``location(of:)``).
+    struct Place {
+        fileprivate var offset: Int
+        /// Whether `offset` is inside a tag, at or past its `<`.
+        fileprivate var isInTag: Bool
+    }
 
-    /// The line and column of the byte at `offset` (see ``XMLInput/location(ofOffset:)``).
-    func location(ofOffset offset: Int) -> SourceLocation { input.location(ofOffset: offset) }
+    /// Where the current node is (the end of the input past the last node).
+    var place: Place {
+        guard let current else { return Place(offset: input.count, isInTag: false) }
+        return Place(offset: current.offset, isInTag: current.type == .element || current.type == .endElement)
+    }
+
+    /// The line and column where the node at `place` starts (an element at its `<`).
+    func location(of place: Place) -> SourceLocation {
+        input.location(ofOffset: place.isInTag ? input.tagStart(atOrBefore: place.offset) : place.offset)
+    }
 }

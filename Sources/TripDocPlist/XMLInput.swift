@@ -41,6 +41,16 @@ final class XMLInput {
         return SourceLocation(line: line, column: base + end - lineStart + 1)
     }
 
+    /// Where the tag around `position` starts: the last `<` at or before it (0 when there is
+    /// none). The parser reports a tag where it stands, at or past the tag's `<`; the start is
+    /// found only when a message needs it.
+    func tagStart(atOrBefore position: Int) -> Int {
+        guard let base = bytes.baseAddress else { return 0 }
+        var index = max(0, min(position, count - 1))
+        while index > 0, base.load(fromByteOffset: index, as: UInt8.self) != UInt8(ascii: "<") { index -= 1 }
+        return index
+    }
+
     /// The byte offset of a `<!DOCTYPE … [` internal subset, or `nil` when the document has none.
     /// An internal subset is where entities (billion laughs, external entities) are declared;
     /// no property list needs one.

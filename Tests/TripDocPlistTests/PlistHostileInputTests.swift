@@ -141,6 +141,23 @@ import TripDocTestSupport
         #expect(early.location == SourceLocation(line: 3, column: 45))
     }
 
+    /// A start tag is placed at its `<`, on whatever line, and an empty one too; text the parser
+    /// decoded (a character reference) where its node starts (after the previous tag).
+    @Test func positionsOfStartTagsAndDecodedText() throws {
+        let tag = try #require(
+            readError(Self.prologue + "<plist version=\"1.0\"><dict><key>header</key>\n\t  <integer>1</integer></dict></plist>"))
+        #expect(tag.message.contains("found an integer"), "\(tag)")
+        #expect(tag.location == SourceLocation(line: 4, column: 4))
+        let empty = try #require(
+            readError(Self.prologue + "<plist version=\"1.0\"><dict><key>header</key><dict>\n<key>x</key>\n  <true/></dict></dict></plist>"))
+        #expect(empty.message.contains("unexpected member 'x'"), "\(empty)")
+        #expect(empty.location == SourceLocation(line: 5, column: 3))
+        let decoded = try #require(
+            readError(Self.prologue + "<plist version=\"1.0\"><dict><key>header</key>a&#38;b<dict/></dict></plist>"))
+        #expect(decoded.message.contains("unexpected text \"a&b\""), "\(decoded)")
+        #expect(decoded.location == SourceLocation(line: 3, column: 45))
+    }
+
     @Test func aTruncatedFileIsRefused() throws {
         let error = try #require(readError(Self.prologue + "<plist version=\"1.0\"><dict><key>header</key><dict><key>for"))
         #expect(error.message.contains("not well-formed"), "\(error)")
