@@ -13,6 +13,7 @@
 #include <libxml/xmlIO.h>
 #include <libxml/xmlerror.h>
 #include <libxml/SAX2.h>
+#include <stdint.h>
 
 // `xmlFree` is a mutable global function pointer, which Swift 6 will not call.
 static inline void CLibXML2_free(void *pointer) { xmlFree(pointer); }
@@ -46,10 +47,12 @@ static inline long CLibXML2_offset(xmlParserCtxtPtr context) {
 // (text the parser decoded into a buffer of its own).
 static inline long CLibXML2_offsetInInput(xmlParserCtxtPtr context, const xmlChar *bytes) {
     if (context == NULL || context->input == NULL || context->input->base == NULL || bytes == NULL) return -1;
-    const xmlChar *base = context->input->base;
-    const xmlChar *end = context->input->end;
-    if (bytes < base || bytes >= end) return -1;
-    return (long)context->input->consumed + (long)(bytes - base);
+    // Compared as numbers: `bytes` may point into another object (a buffer of the parser's own).
+    uintptr_t base = (uintptr_t)context->input->base;
+    uintptr_t end = (uintptr_t)context->input->end;
+    uintptr_t at = (uintptr_t)bytes;
+    if (at < base || at >= end) return -1;
+    return (long)context->input->consumed + (long)(at - base);
 }
 
 #endif

@@ -23,10 +23,10 @@ struct PlistReader: StructuredReader {
     enum Element: Int32, CaseIterable {
         case plist, dict, array, key, string, integer, real, `true`, `false`, data, date
 
-        /// The element's name.
-        var name: String { "\(self)" }
         /// The names, in order, for the XML reader.
-        static let names = allCases.map(\.name)
+        static let names = ["plist", "dict", "array", "key", "string", "integer", "real", "true", "false", "data", "date"]
+        /// The element's name.
+        var name: String { Self.names[Int(rawValue)] }
     }
 
     private let input: XMLInput

@@ -110,7 +110,7 @@ final class XMLChunkParser: @unchecked Sendable {
     @exclusivity(unchecked) private var namePointers: [UnsafePointer<xmlChar>?] = []
     /// How many of `names` were given at the start.
     private let knownNameCount: Int
-    /// The places in ``names`` of recently met names, by a few bits of libxml2's pointer: most
+    /// The places in ``names`` of recently met names, in 64 slots by libxml2's pointer: most
     /// elements are found here instead of by a search of ``namePointers``.
     @exclusivity(unchecked) private var recentNames = [(pointer: UnsafePointer<xmlChar>?, index: Int32)](
         repeating: (nil, -1), count: 64)
@@ -290,9 +290,10 @@ final class XMLChunkParser: @unchecked Sendable {
     /// tag's `<`: `behind` is how far back the tag's last byte is).
     private func tagPlace(behind: Int = 0) -> Int { consumedOffset() - behind }
 
-    /// Where the text of `count` bytes just reported starts. libxml2 reports a run of plain text
-    /// with the parser at its start, and text it had to decode (references) past it; which one,
-    /// the input's bytes tell. (For messages only.)
+    /// Where the text of `count` bytes just reported starts (the first of a node's pieces).
+    /// libxml2 reports a run of plain text from its own copy of the input, and text it had to
+    /// decode (references, characters beyond ASCII) from a buffer of its own, with the parser at
+    /// the text's start or past it; which one, the input's bytes tell. (For messages only.)
     private func textStart(_ bytes: UnsafePointer<xmlChar>, _ count: Int) -> Int {
         // Reported in place (most text): the bytes say where they are.
         let inPlace = CLibXML2_offsetInInput(context, bytes)
@@ -301,7 +302,11 @@ final class XMLChunkParser: @unchecked Sendable {
         guard let base = input.bytes.baseAddress else { return here }
         if here + count <= input.count, memcmp(base + here, bytes, count) == 0 { return here }
         if here >= count, memcmp(base + here - count, bytes, count) == 0 { return here - count }
-        return here
+        // Text that starts with a reference (`&amp;x`), reported past it: the node starts after
+        // the markup before it, whose `>` a reference cannot hold.
+        var start = min(here, input.count)
+        while start > 0, base.load(fromByteOffset: start - 1, as: UInt8.self) != UInt8(ascii: ">") { start -= 1 }
+        return start
     }
 
     /// The place in ``names`` of an element's name. A known name keeps its place; the first few
@@ -310,7 +315,9 @@ final class XMLChunkParser: @unchecked Sendable {
     private func nameIndex(_ localName: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?) -> Int32 {
         guard let localName else { return -1 }
         if prefix == nil {
-            let slot = Int(truncatingIfNeeded: UInt(bitPattern: localName) >> 3) & (recentNames.count - 1)
+            // libxml2 packs its names a few bytes apart: the pointer's bits are mixed (Fibonacci
+            // hashing) so that neighbouring names take different slots.
+            let slot = Int(truncatingIfNeeded: (UInt64(UInt(bitPattern: localName)) &* 0x9E37_79B9_7F4A_7C15) >> 58)
             if recentNames[slot].pointer == localName { return recentNames[slot].index }
             if let index = namePointers.firstIndex(of: localName) {
                 recentNames[slot] = (localName, Int32(index))

@@ -152,6 +152,24 @@ final class WritebackRecordingCalls: FileSystemCalls, @unchecked Sendable {
         #expect(try folderEntries() == ["refused.json"])
     }
 
+    #if os(Linux)
+        /// The real call is made (a pipe cannot be written back; a file can).
+        @Test func theSystemsWritebackRequestReachesTheKernel() throws {
+            let calls = SystemFileSystemCalls()
+            let path = folder + "/hint.json"
+            let fd = calls.open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+            try #require(fd >= 0)
+            defer { _ = calls.close(fd) }
+            _ = [UInt8](repeating: 1, count: 8192).withUnsafeBytes { calls.write(fd, $0) }
+            #expect(calls.startWriteback(fd, offset: 0, count: 8192) == 0)
+            var ends: [Int32] = [0, 0]
+            try #require(pipe(&ends) == 0)
+            defer { _ = calls.close(ends[0]); _ = calls.close(ends[1]) }
+            #expect(calls.startWriteback(ends[1], offset: 0, count: 1) == -1)
+            #expect(errno == ESPIPE)
+        }
+    #endif
+
     @Test func keepsTheOriginalsPermissions() throws {
         let path = folder + "/private.json"
         try AtomicFileWriter().write(Data("old".utf8), to: path)

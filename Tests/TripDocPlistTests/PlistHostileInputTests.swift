@@ -158,6 +158,24 @@ import TripDocTestSupport
         #expect(decoded.location == SourceLocation(line: 3, column: 45))
     }
 
+    /// Whitespace is told from text across chunks: text after more whitespace than one chunk
+    /// holds is still text, and is placed where its node starts.
+    @Test func textAfterAChunkOfWhitespaceIsText() throws {
+        let spaces = String(repeating: " ", count: 300_000)
+        let error = try #require(readError(Self.prologue + "<plist version=\"1.0\"><dict>" + spaces + "x<key>header</key></dict></plist>"))
+        #expect(error.message.contains("unexpected text"), "\(error)")
+        #expect(error.location == SourceLocation(line: 3, column: 28))
+        let only = try #require(readError(Self.prologue + "<plist version=\"1.0\"><dict>" + spaces + "</dict></plist>"))
+        #expect(!only.message.contains("unexpected text"), "\(only)")
+    }
+
+    /// Text that starts with a reference is placed where its node starts too.
+    @Test func textStartingWithAReferenceIsPlacedWhereItStarts() throws {
+        let error = try #require(readError(Self.prologue + "<plist version=\"1.0\"><dict><key>header</key>&amp;x<dict/></dict></plist>"))
+        #expect(error.message.contains("unexpected text \"&x\""), "\(error)")
+        #expect(error.location == SourceLocation(line: 3, column: 45))
+    }
+
     @Test func aTruncatedFileIsRefused() throws {
         let error = try #require(readError(Self.prologue + "<plist version=\"1.0\"><dict><key>header</key><dict><key>for"))
         #expect(error.message.contains("not well-formed"), "\(error)")

@@ -16,6 +16,37 @@ import TripDocTestSupport
         #expect(SpecialCharacterStrings.strings(in: read) == strings)
     }
 
+    /// A key is its text however it is written — split by a comment, as CDATA, with a character
+    /// reference — and nothing else: the reader's in-place match of the expected key gives
+    /// the same answers as reading the key whole.
+    @Test func aKeyIsItsTextHoweverWritten() throws {
+        let format = PlistFormat()
+        let document = SpecialCharacterStrings.document(of: ["x", "y"])
+        let text = String(decoding: try format.writeDocument(document), as: UTF8.self)
+        #expect(text.contains("<key>s</key>"))
+        for same in ["<key><!---->s</key>", "<key>s<!----></key>", "<key><![CDATA[s]]></key>", "<key>&#115;</key>", "<key>s<?pi?></key>"] {
+            let variant = text.replacingOccurrences(of: "<key>s</key>", with: same)
+            let read = try format.readDocument(from: Data(variant.utf8), file: "keys.plist")
+            #expect(SpecialCharacterStrings.strings(in: read) == ["x", "y"], "\(same)")
+        }
+        for (other, message) in [
+            ("<key>s<!---->s</key>", "'ss' is not a property of E"), ("<key> s</key>", "' s' is not a property of E"),
+            ("<key><![CDATA[s]]>s</key>", "'ss' is not a property of E"), ("<key/>", "'' is not a property of E"),
+            ("<key>S</key>", "'S' is not a property of E"),
+            (#"<p:key xmlns:p="u">s</p:key>"#, "expected <key> or </dict>, found <p:key>"),
+        ] {
+            let variant = text.replacingOccurrences(of: "<key>s</key>", with: other)
+            #expect(throws: DocumentReadError.self, "\(other)") {
+                _ = try format.readDocument(from: Data(variant.utf8), file: "keys.plist")
+            }
+            do {
+                _ = try format.readDocument(from: Data(variant.utf8), file: "keys.plist")
+            } catch let error as DocumentReadError {
+                #expect(error.message.contains(message), "\(other): \(error)")
+            }
+        }
+    }
+
     /// Keys are matched against the one expected next; an empty key matches no property, even
     /// where no more keys are expected.
     @Test func anEmptyKeyIsNoProperty() throws {

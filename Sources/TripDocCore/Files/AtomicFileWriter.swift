@@ -12,7 +12,7 @@ import Foundation
 /// and a failed write leaves the old file as it was.
 ///
 /// The protocol: write a temporary file in the same folder (asking the system to start writing
-/// each few megabytes to disk as they come), `fsync` it, give it the original's
+/// each megabyte to disk as it comes), `fsync` it, give it the original's
 /// permissions, `rename` it over the original, `fsync` the folder. A symbolic link is followed,
 /// so the link stays a link and its target gets the new contents. The file is never truncated
 /// in place.
