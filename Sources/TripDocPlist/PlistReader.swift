@@ -203,37 +203,31 @@ struct PlistReader: StructuredReader {
     mutating func beginObject() throws { try enter(.dict, kind: "a <dict>") }
     mutating func beginArray() throws { try enter(.array, kind: "an <array>") }
 
-    mutating func nextKey() throws -> String? {
+    /// Moves to the next member's `<key>`; `false` at the end of the `<dict>` (then consumed).
+    private mutating func atNextKey() throws -> Bool {
         if pendingEmptyClose {
             pendingEmptyClose = false
-            return nil
+            return false
         }
         try skipInsignificant()
         guard !atEnd else { throw error("the document ends inside a <dict>") }
         if xml.nodeType == .endElement, xml.isElement(.dict) {
             try advance()
-            return nil
+            return false
         }
         guard xml.nodeType == .element, xml.isElement(.key) else {
             throw error("expected <key> or </dict>, found \(describeCurrent())")
         }
+        return true
+    }
+
+    mutating func nextKey() throws -> String? {
+        guard try atNextKey() else { return nil }
         return try readText(of: .key)
     }
 
     mutating func nextKey(matching expected: String) throws -> StructuredKeyMatch? {
-        if pendingEmptyClose {
-            pendingEmptyClose = false
-            return nil
-        }
-        try skipInsignificant()
-        guard !atEnd else { throw error("the document ends inside a <dict>") }
-        if xml.nodeType == .endElement, xml.isElement(.dict) {
-            try advance()
-            return nil
-        }
-        guard xml.nodeType == .element, xml.isElement(.key) else {
-            throw error("expected <key> or </dict>, found \(describeCurrent())")
-        }
+        guard try atNextKey() else { return nil }
         let isEmpty = xml.isEmptyElement
         let start = xml.place
         try advance()
