@@ -128,8 +128,6 @@ public struct JSONWriter: StructuredWriter, DrainableStructuredWriter {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    /// Appends `value` as a JSON string: `"` and `\` escaped, control characters as `\n`, `\t`,
-    /// … or `\u00XX`, everything else as UTF-8.
     /// Whether `utf8` holds no quote, backslash or control character (eight bytes at a time).
     private static func needsNoEscape(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = utf8.baseAddress else { return true }
@@ -141,6 +139,8 @@ public struct JSONWriter: StructuredWriter, DrainableStructuredWriter {
         return !utf8[index...].contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
     }
 
+    /// Appends `value` as a JSON string: `"` and `\` escaped, control characters as `\n`, `\t`,
+    /// … or `\u00XX`, everything else as UTF-8.
     private mutating func appendQuoted(_ value: String) {
         // Most text has nothing to escape: copied whole.
         let plain = value.withUTF8Bytes { utf8 in

@@ -20,7 +20,7 @@ struct PlistReader: StructuredReader {
     /// The elements of a property list, told apart by number: the XML reader is given their
     /// names in this order (``XMLEventReader/nameIndex``), so that no name is made a string
     /// and compared for every node.
-    enum Element: Int32, CaseIterable {
+    enum Element: Int32 {
         case plist, dict, array, key, string, integer, real, `true`, `false`, data, date
 
         /// The names, in order, for the XML reader.

@@ -54,11 +54,6 @@ public struct ByteBuffer {
         storage = grown
     }
 
-    /// Makes sure `capacity` bytes fit before it grows again.
-    public mutating func reserveCapacity(_ capacity: Int) {
-        if capacity > storage.capacity || !isKnownUniquelyReferenced(&storage) { grow(toHold: max(capacity, byteCount)) }
-    }
-
     /// Appends a byte.
     @inlinable @inline(__always)
     public mutating func append(_ byte: UInt8) {

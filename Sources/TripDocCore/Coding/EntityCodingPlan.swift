@@ -21,13 +21,8 @@ final class EntityCodingPlan: Sendable {
         let index: Int
 
         var role: Role { coding.role }
-        /// The attribute's type (`.string` for a relationship, which has none).
-        var type: AttributeType { coding.type }
         /// Whether the attribute may be nil (relationships: to-one may be empty).
         var isOptional: Bool { coding.isOptional }
-        var usesExternalStorage: Bool { coding.usesExternalStorage }
-        /// ``destination``, kept once for the process (what references hold).
-        var destinationName: InternedName { coding.destinationName }
 
         init(attribute: Schema.Attribute, index: Int) {
             name = attribute.name
