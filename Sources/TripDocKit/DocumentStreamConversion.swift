@@ -58,10 +58,7 @@ public struct DocumentStreamConversion: DocumentDecodingSink {
                 writing = checked.next
                 try writing.flush()
                 // While the last thread writes what is queued.
-                if var session = checked.session.take() {
-                    problems = session.finish()
-                    BackgroundRelease.release(session)
-                }
+                problems = checked.session?.finish() ?? []
             }
         } catch let error as DocumentStreamOrderError {
             throw Unavailable(reason: error.message)

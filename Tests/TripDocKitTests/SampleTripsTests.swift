@@ -71,3 +71,30 @@ import TripDocKit
         #expect(throws: TripDocError.self) { try DocumentConversion(source: file(source)) }
     }
 }
+
+/// A check of more snapshots than it frees in place (100,000) still finds every problem, in
+/// document order, before its tables go to another thread to be freed.
+@Suite struct LargeIntegrityCheckTests {
+    @Test func aLargeSessionFindsItsProblemsBeforeItFreesItsTables() throws {
+        var document = SampleTrips.document(trips: 16_000)
+        #expect(document.snapshots.count > 100_000)
+        let last = try #require(document.snapshots.lastIndex { $0.entityName == "Trip" })
+        let missing = try PersistentIdentifier.identifier(
+            for: document.storeIdentifier, entityName: "LivingAccommodation", primaryKey: 99_999_999)
+        let abandoned = try #require(document.snapshots[last]["livingAccommodation"])
+        document.snapshots[last]["livingAccommodation"] = .reference(missing)
+
+        var session = IntegrityChecker.Session(schema: document.schema, header: document.header)
+        for snapshot in document.snapshots { session.add(snapshot) }
+        let problems = session.finish()
+
+        #expect(problems.map(\.kind).contains(.danglingReference))
+        let dangling = try #require(problems.first { $0.kind == .danglingReference })
+        #expect(dangling.identifier == document.snapshots[last].persistentIdentifier)
+        #expect(dangling.message.contains("LivingAccommodation/99999999"))
+        // The accommodation it left points back at a trip that no longer points at it.
+        guard case .reference(let accommodation) = abandoned else { Issue.record("\(abandoned)"); return }
+        #expect(problems.contains { $0.kind == .inverseMismatch && $0.identifier == accommodation })
+        #expect(problems.count == 2)
+    }
+}

@@ -432,7 +432,8 @@ public struct IntegrityChecker {
             }
         }
 
-        /// Every problem of the snapshots added, in document order.
+        /// Every problem of the snapshots added, in document order. This ends the session: add
+        /// nothing after it (a large session's tables are freed as it returns).
         public mutating func finish() -> [IntegrityProblem] {
             // Each relationship's pairs (source, target), sorted, for the inverse check. A
             // relationship and the inverse that names it back are checked by one merge of their
@@ -464,14 +465,12 @@ public struct IntegrityChecker {
                 if isKeptReversed[inverse] && inverseNumbers[inverse] == relationship {
                     let (forwards, backwards) = Self.differences(pairs[relationship], pairs[inverse])
                     unmatched[relationship] = forwards
-                    unmatched[inverse] = Set(backwards.map { Self.pair(Self.target(of: $0), Self.source(of: $0)) })
+                    unmatched[inverse] = Set(backwards.map(Self.swapped))
                 } else if !pairs[relationship].isEmpty {
                     // The inverse's pairs the other way round (as they are kept, when it has a
                     // partner of its own that names it back).
-                    let backwards =
-                        isKeptReversed[inverse]
-                        ? pairs[inverse] : pairs[inverse].map { Self.pair(Self.target(of: $0), Self.source(of: $0)) }.sorted()
-                    unmatched[relationship] = Self.differences(pairs[relationship], backwards).onlyInFirst
+                    let backwards = isKeptReversed[inverse] ? pairs[inverse] : pairs[inverse].map(Self.swapped).sorted()
+                    unmatched[relationship] = Self.differences(pairs[relationship], backwards, collectingSecond: false).onlyInFirst
                 }
             }
             var relationshipNames: [Int: String] = [:]
@@ -511,17 +510,40 @@ public struct IntegrityChecker {
                     }
                 }
             }
-            return found.enumerated().sorted { a, b in
+            let problems = found.enumerated().sorted { a, b in
                 a.element.key != b.element.key ? a.element.key < b.element.key : a.offset < b.offset
             }.map(\.element.problem)
+            if snapshotCount > Self.largestFreedInPlace { releaseTables() }
+            return problems
+        }
+
+        /// A session of more snapshots than this frees its tables on a thread of its own when it
+        /// finishes: freeing a million keys (a release per key) took a tenth of a second, with
+        /// one core idle, at the end of a conversion or an inspection.
+        static let largestFreedInPlace = 100_000
+
+        /// Hands the tables to ``BackgroundRelease``: the session is finished with them, and takes
+        /// no more snapshots.
+        private mutating func releaseTables() {
+            BackgroundRelease.release(
+                (numbersByValue, numbersByText, otherNumbers, numbered, texts, others, present, references, uniqueKeys))
+            numbersByValue = []
+            numbersByText = []
+            otherNumbers = [:]
+            numbered = []
+            texts = []
+            others = []
+            present = []
+            references = ChunkedList()
+            uniqueKeys = []
         }
 
         private static func owner(_ value: inout Int32) -> Int32 { value }
 
-        /// The elements of the sorted list `first` that the sorted list `second` lacks, and the
-        /// reverse, in one pass over both.
+        /// The elements of the sorted list `first` that the sorted list `second` lacks, and (when
+        /// `collectingSecond`) the reverse, in one pass over both.
         private static func differences(
-            _ first: [UInt64], _ second: [UInt64]
+            _ first: [UInt64], _ second: [UInt64], collectingSecond: Bool = true
         ) -> (onlyInFirst: Set<UInt64>, onlyInSecond: Set<UInt64>) {
             var onlyInFirst: Set<UInt64> = []
             var onlyInSecond: Set<UInt64> = []
@@ -534,7 +556,7 @@ public struct IntegrityChecker {
                     onlyInFirst.insert(a)
                     i += 1
                 } else if b < a {
-                    onlyInSecond.insert(b)
+                    if collectingSecond { onlyInSecond.insert(b) }
                     j += 1
                 } else {
                     while i < first.count, first[i] == a { i += 1 }
@@ -542,9 +564,12 @@ public struct IntegrityChecker {
                 }
             }
             onlyInFirst.formUnion(first[i...])
-            onlyInSecond.formUnion(second[j...])
+            if collectingSecond { onlyInSecond.formUnion(second[j...]) }
             return (onlyInFirst, onlyInSecond)
         }
+
+        /// `pair` the other way round: (target, source) for (source, target).
+        private static func swapped(_ pair: UInt64) -> UInt64 { Self.pair(target(of: pair), source(of: pair)) }
 
         private static func pair(_ a: Int32, _ b: Int32) -> UInt64 {
             UInt64(UInt32(bitPattern: a)) << 32 | UInt64(UInt32(bitPattern: b))
