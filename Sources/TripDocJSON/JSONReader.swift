@@ -195,30 +195,12 @@ public struct JSONReader: StructuredReader {
         return expected.withUTF8Bytes { text in
             let end = position + 1 + text.count
             guard !text.isEmpty, end < bytes.count, bytes[end] == UInt8(ascii: "\""),
-                Self.areEqual(bytes.baseAddress! + position + 1, UnsafeRawPointer(text.baseAddress!), count: text.count),
+                ByteWords.areEqual(bytes.baseAddress! + position + 1, UnsafeRawPointer(text.baseAddress!), count: text.count),
                 Self.isLiteral(text)
             else { return false }
             position = end + 1
             return true
         }
-    }
-
-    /// Whether the `count` bytes at `a` and `b` are equal: eight at a time, inline (for the few
-    /// bytes of a key or a literal, a call to `memcmp` cost more than the comparison, and it was
-    /// a sixth of the decoding thread's time).
-    @inline(__always)
-    private static func areEqual(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool {
-        var offset = 0
-        while offset + 8 <= count {
-            guard a.loadUnaligned(fromByteOffset: offset, as: UInt64.self) == b.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            else { return false }
-            offset += 8
-        }
-        while offset < count {
-            guard a.load(fromByteOffset: offset, as: UInt8.self) == b.load(fromByteOffset: offset, as: UInt8.self) else { return false }
-            offset += 1
-        }
-        return true
     }
 
     /// Whether `text` is written in a JSON string as its bytes (no escape, no control character).
@@ -278,7 +260,7 @@ public struct JSONReader: StructuredReader {
         let count = literal.utf8CodeUnitCount
         let start = position
         guard position + count <= bytes.count,
-            Self.areEqual(bytes.baseAddress! + position, UnsafeRawPointer(literal.utf8Start), count: count)
+            ByteWords.areEqual(bytes.baseAddress! + position, UnsafeRawPointer(literal.utf8Start), count: count)
         else { throw error("expected the literal \(literal); the text here is not valid JSON", at: start) }
         position += count
     }
@@ -421,7 +403,7 @@ public struct JSONReader: StructuredReader {
         let isSame = text.withUTF8Bytes { decoded in
             guard decoded.count == utf8.count else { return false }
             guard let decodedBase = decoded.baseAddress, let base = utf8.baseAddress else { return true }
-            return areEqual(UnsafeRawPointer(decodedBase), base, count: utf8.count)
+            return ByteWords.areEqual(UnsafeRawPointer(decodedBase), base, count: utf8.count)
         }
         return isSame ? text : nil
     }

@@ -239,11 +239,9 @@ struct PlistReader: StructuredReader {
                 try advance()
                 return .expected
             }
-            let key = try readText(of: .key, from: start, after: expected)
-            return key == expected ? .expected : .other(key)
+            return StructuredKeyMatch(key: try readText(of: .key, from: start, after: expected), expected: expected)
         }
-        let key = try readText(of: .key, from: start, after: "")
-        return !expected.isEmpty && key == expected ? .expected : .other(key)
+        return StructuredKeyMatch(key: try readText(of: .key, from: start, after: ""), expected: expected)
     }
 
     mutating func nextElement() throws -> Bool {

@@ -97,7 +97,9 @@ final class XMLEventReader {
         return expected.withUTF8Bytes { wanted in
             guard wanted.count == count else { return false }
             guard count > 0, let wantedBase = wanted.baseAddress else { return true }
-            return batch.text.withUnsafeBufferPointer { memcmp($0.baseAddress! + Int(event.textStart), wantedBase, count) == 0 }
+            return batch.text.withUnsafeBufferPointer {
+                ByteWords.areEqual($0.baseAddress! + Int(event.textStart), wantedBase, count: count)
+            }
         }
     }
 

@@ -151,14 +151,9 @@ public struct EntityStreamEncoder {
             throw DocumentStreamOrderError(
                 message: "\(identifier ?? record.persistentIdentifier) comes outside its entity's snapshots")
         }
-        // Equal keys pass: a duplicate is the integrity checker's to report. Canonical numbers
-        // below 10^18 compare as their values, as PrimaryKeyOrder orders them.
+        // Equal keys pass: a duplicate is the integrity checker's to report.
         let number = PrimaryKeyOrder.canonicalNumber(record.primaryKey)
-        let isOutOfOrder =
-            if let number, let lastNumber { number < lastNumber } else if let lastKey {
-                PrimaryKeyOrder.precedes(record.primaryKey, lastKey)
-            } else { false }
-        if isOutOfOrder, let lastKey {
+        if let lastKey, PrimaryKeyOrder.precedes(record.primaryKey, number, lastKey, lastNumber) {
             throw DocumentStreamOrderError(
                 message: "\(identifier ?? record.persistentIdentifier) comes after \(plan.name)/\(lastKey)")
         }

@@ -78,8 +78,7 @@ extension StructuredReader {
     }
 
     public mutating func nextKey(matching expected: String) throws -> StructuredKeyMatch? {
-        guard let key = try nextKey() else { return nil }
-        return !expected.isEmpty && key == expected ? .expected : .other(key)
+        try nextKey().map { StructuredKeyMatch(key: $0, expected: expected) }
     }
 }
 
@@ -89,6 +88,11 @@ public enum StructuredKeyMatch: Equatable, Sendable {
     case expected
     /// Another key.
     case other(String)
+
+    /// How `key` matches `expected`: an empty `expected` never does.
+    public init(key: String, expected: String) {
+        self = !expected.isEmpty && key == expected ? .expected : .other(key)
+    }
 }
 
 /// Why a reader could not read what it was asked for.

@@ -124,8 +124,14 @@ extension PersistentIdentifier: Comparable {
 public enum PrimaryKeyOrder {
     /// Whether `lhs` is listed before `rhs`.
     public static func precedes(_ lhs: String, _ rhs: String) -> Bool {
+        precedes(lhs, canonicalNumber(lhs), rhs, canonicalNumber(rhs))
+    }
+
+    /// Whether `lhs` is listed before `rhs`, given their ``canonicalNumber(_:)``s (worked out
+    /// once by a caller that compares each key with the next).
+    public static func precedes(_ lhs: String, _ lhsNumber: Int64?, _ rhs: String, _ rhsNumber: Int64?) -> Bool {
         // The usual case, two numbers below 10^18: by value, which is the same order.
-        if let lhsValue = canonicalNumber(lhs), let rhsValue = canonicalNumber(rhs) { return lhsValue < rhsValue }
+        if let lhsNumber, let rhsNumber { return lhsNumber < rhsNumber }
         let lhsNumeric = isCanonicalNumber(lhs)
         let rhsNumeric = isCanonicalNumber(rhs)
         if lhsNumeric != rhsNumeric { return lhsNumeric }
