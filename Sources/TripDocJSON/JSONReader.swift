@@ -196,17 +196,11 @@ public struct JSONReader: StructuredReader {
             let end = position + 1 + text.count
             guard !text.isEmpty, end < bytes.count, bytes[end] == UInt8(ascii: "\""),
                 ByteWords.areEqual(bytes.baseAddress! + position + 1, UnsafeRawPointer(text.baseAddress!), count: text.count),
-                Self.isLiteral(text)
+                JSONText.isLiteral(text)
             else { return false }
             position = end + 1
             return true
         }
-    }
-
-    /// Whether `text` is written in a JSON string as its bytes (no escape, no control character).
-    private static func isLiteral(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        for byte in text where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
-        return true
     }
 
     public mutating func nextElement() throws -> Bool {
@@ -236,7 +230,9 @@ public struct JSONReader: StructuredReader {
             try beginArray()
             while try nextElement() { try skipValue() }
         case .string:
-            _ = try scanString(decode: false)
+            // Its syntax is checked, and its escapes: they decode to text (not its UTF-8 otherwise).
+            let token = try scanStringToken()
+            if token.hasEscapes { _ = try decode(token) }
         case .integer, .real:
             _ = try scanNumber()
         case .bool:
@@ -279,47 +275,48 @@ public struct JSONReader: StructuredReader {
     }
 
     /// Hands over the reader's own bytes for plain ASCII text (no escape, as dates are written);
-    /// other text is read as by ``readString()``.
+    /// other text is decoded as by ``readString()``.
     public mutating func readString<Result>(utf8 body: (UnsafeBufferPointer<UInt8>) throws -> Result) throws -> Result {
-        guard peekByte() == UInt8(ascii: "\""), let base = bytes.baseAddress else { return try readString().withUTF8Bytes(body) }
-        let contentStart = position + 1
-        var end = contentStart
-        while end < bytes.count {
-            let byte = bytes[end]
-            guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") else { break }
-            end += 1
-        }
-        guard end < bytes.count, bytes[end] == UInt8(ascii: "\""), end - contentStart <= limits.maximumStringLength else {
-            return try readString().withUTF8Bytes(body)
-        }
-        position = end + 1
-        return try body(UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self) + contentStart, count: end - contentStart))
+        guard peekByte() == UInt8(ascii: "\""), let base = bytes.baseAddress else { throw wrongValue("a string") }
+        let token = try scanStringToken()
+        guard !token.hasEscapes, token.isASCII else { return try decode(token).withUTF8Bytes(body) }
+        return try body(
+            UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self) + token.contentStart, count: token.contentCount))
     }
 
     public mutating func readString() throws -> String {
         guard peekByte() == UInt8(ascii: "\"") else { throw wrongValue("a string") }
-        return try scanString(decode: true)!
+        return try decode(scanStringToken())
     }
 
-    /// Reads a string token at `position` (which holds the opening quote), returning its value
-    /// when `decode` is set.
-    private mutating func scanString(decode: Bool) throws -> String? {
+    /// A string token the reader has moved past.
+    private struct StringToken {
+        /// Where its opening quote is.
+        var start: Int
+        /// Where the text between the quotes starts, and how many bytes it has.
+        var contentStart: Int
+        var contentCount: Int
+        var hasEscapes: Bool
+        var isASCII: Bool
+    }
+
+    /// Moves past the string token at `position` (which holds the opening quote), checking its
+    /// syntax and length but not decoding it.
+    private mutating func scanStringToken() throws -> StringToken {
         let start = position
         position += 1
         let contentStart = position
         var hasEscapes = false
+        // The bytes seen, or-ed together: below 0x80 when all are ASCII.
         var unionOfBytes: UInt8 = 0
-        var isASCII = true
         let base = bytes.baseAddress
         while true {
             // Eight bytes at a time up to the next quote, backslash or control character.
             if let base {
                 let passed: UInt64
-                (position, passed) = ByteWords.skipUnmarked(from: position, to: bytes.count, in: base) { word in
-                    ByteWords.bytes(of: word, equalTo: UInt8(ascii: "\""))
-                        | ByteWords.bytes(of: word, equalTo: UInt8(ascii: "\\")) | ByteWords.bytes(of: word, below: 0x20)
-                }
-                if ByteWords.hasNonASCII(passed) { isASCII = false }
+                (position, passed) = ByteWords.skipUnmarked(
+                    from: position, to: bytes.count, in: base, marks: JSONText.marksEscapes)
+                if ByteWords.hasNonASCII(passed) { unionOfBytes |= 0x80 }
             }
             guard position < bytes.count else { throw error("a string is not closed before the end of the file", at: start) }
             let byte = bytes[position]
@@ -340,15 +337,24 @@ public struct JSONReader: StructuredReader {
             throw limits.exceeded(.stringLength, at: location(at: start), subject: "a string")
         }
         position += 1
-        if !hasEscapes {
-            guard decode else { return nil }
+        return StringToken(
+            start: start, contentStart: contentStart, contentCount: contentEnd - contentStart, hasEscapes: hasEscapes,
+            isASCII: unionOfBytes < 0x80)
+    }
+
+    /// The text of a string token, its escapes decoded and its UTF-8 checked.
+    private func decode(_ token: StringToken) throws -> String {
+        let start = token.start
+        let contentStart = token.contentStart
+        let contentEnd = token.contentStart + token.contentCount
+        if !token.hasEscapes {
             let slice = UnsafeRawBufferPointer(rebasing: bytes[contentStart..<contentEnd])
             // ASCII needs no validation; anything else must be well-formed UTF-8.
-            if isASCII, unionOfBytes < 0x80 { return String(decoding: slice, as: UTF8.self) }
+            if token.isASCII { return String(decoding: slice, as: UTF8.self) }
             guard let text = Self.string(validatingUTF8: slice) else {
                 throw error("a string is not valid UTF-8", at: start)
             }
-            return decode ? text : nil
+            return text
         }
         var decoded: [UInt8] = []
         decoded.reserveCapacity(contentEnd - contentStart)
@@ -391,7 +397,7 @@ public struct JSONReader: StructuredReader {
         }
         let text = decoded.withUnsafeBytes { Self.string(validatingUTF8: $0) }
         guard let text else { throw error("a string is not valid UTF-8", at: start) }
-        return decode ? text : nil
+        return text
     }
 
     /// `utf8` as a string when it is well-formed UTF-8, or `nil`. Decoding replaces each

@@ -128,23 +128,12 @@ public struct JSONWriter: StructuredWriter, DrainableStructuredWriter {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    /// Whether `utf8` holds no quote, backslash or control character (eight bytes at a time).
-    private static func needsNoEscape(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = utf8.baseAddress else { return true }
-        // Up to the first byte to escape, or to the last few bytes, which are looked at one by one.
-        let index = ByteWords.skipUnmarked(from: 0, to: utf8.count, in: base) { word in
-            ByteWords.bytes(of: word, equalTo: UInt8(ascii: "\"")) | ByteWords.bytes(of: word, equalTo: UInt8(ascii: "\\"))
-                | ByteWords.bytes(of: word, below: 0x20)
-        }.position
-        return !utf8[index...].contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
-    }
-
     /// Appends `value` as a JSON string: `"` and `\` escaped, control characters as `\n`, `\t`,
     /// … or `\u00XX`, everything else as UTF-8.
     private mutating func appendQuoted(_ value: String) {
         // Most text has nothing to escape: copied whole.
         let plain = value.withUTF8Bytes { utf8 in
-            guard Self.needsNoEscape(utf8) else { return false }
+            guard JSONText.isLiteral(utf8) else { return false }
             output.append("\"", utf8, "\"")
             return true
         }
