@@ -286,7 +286,10 @@ public struct JSONReader: StructuredReader {
 
     public mutating func readString() throws -> String {
         guard peekByte() == UInt8(ascii: "\"") else { throw wrongValue("a string") }
-        return try decode(scanStringToken())
+        // Scanned first: `decode(scanStringToken())` would copy the reader (retaining what it
+        // holds) to keep it borrowed for `decode` while the scan changes it.
+        let token = try scanStringToken()
+        return try decode(token)
     }
 
     /// A string token the reader has moved past.
