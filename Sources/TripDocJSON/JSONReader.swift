@@ -10,7 +10,9 @@ import TripDocCore
 /// ``DocumentLimits``. A UTF-8 byte order mark
 /// at the start is skipped. Errors carry the line and column.
 ///
-/// The reader borrows `bytes`; it must not outlive the buffer.
+/// The reader borrows `bytes`; it must not outlive the buffer. The bytes may still be arriving
+/// as they are read (``init(arriving:limits:arrived:)``): the reader then waits for more where it
+/// needs them, and reads exactly as it would once all were there.
 public struct JSONReader: StructuredReader {
     public struct Bookmark {
         var position: Int
@@ -22,7 +24,11 @@ public struct JSONReader: StructuredReader {
     /// How a `Data` value kept in an external entry is written: `external:` and the entry's SHA-256.
     public static let externalPrefix = "external:"
 
-    private let bytes: UnsafeRawBufferPointer
+    /// The bytes that have arrived: all of them, unless ``arrived`` is set.
+    private var bytes: UnsafeRawBufferPointer
+    /// Waits until more than the given count of bytes have arrived, or all that will have, and
+    /// returns how many have; `nil` when all are there from the start.
+    private let arrived: ((Int) -> Int)?
     private var position = 0
     private var last: UInt8 = UInt8(ascii: "v")
     private var depth = 0
@@ -40,7 +46,41 @@ public struct JSONReader: StructuredReader {
     public init(bytes: UnsafeRawBufferPointer, limits: DocumentLimits = .standard) {
         self.bytes = bytes
         self.limits = limits
-        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { position = 3 }
+        arrived = nil
+        skipByteOrderMark()
+    }
+
+    /// A reader over bytes that are still arriving, in order, into `region` (which must outlive
+    /// the reader): `arrived(count)` waits until more than `count` bytes have arrived or no more
+    /// will, and returns how many have (`count` itself when no more will). The reader waits only
+    /// when it needs a byte it has not got, so it can read a document as it is being made (a
+    /// bundle's entry as it inflates).
+    public init(arriving region: UnsafeRawBufferPointer, limits: DocumentLimits = .standard, arrived: @escaping (Int) -> Int) {
+        bytes = UnsafeRawBufferPointer(start: region.baseAddress, count: 0)
+        self.limits = limits
+        self.arrived = arrived
+        skipByteOrderMark()
+    }
+
+    private mutating func skipByteOrderMark() {
+        if has(2), bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { position = 3 }
+    }
+
+    /// Whether the byte at `index` is there, waiting for it if it is still to arrive.
+    @inline(__always)
+    private mutating func has(_ index: Int) -> Bool {
+        index < bytes.count || waitForByte(at: index)
+    }
+
+    @inline(never)
+    private mutating func waitForByte(at index: Int) -> Bool {
+        guard let arrived else { return false }
+        while index >= bytes.count {
+            let count = arrived(bytes.count)
+            guard count > bytes.count else { return false }
+            bytes = UnsafeRawBufferPointer(start: bytes.baseAddress, count: count)
+        }
+        return true
     }
 
     public var bookmark: Bookmark {
@@ -84,7 +124,7 @@ public struct JSONReader: StructuredReader {
     }
 
     private mutating func foundDescription() -> String {
-        guard position < bytes.count else { return "the end of the file" }
+        guard has(position) else { return "the end of the file" }
         switch bytes[position] {
         case UInt8(ascii: "{"): return "an object"
         case UInt8(ascii: "["): return "an array"
@@ -112,18 +152,28 @@ public struct JSONReader: StructuredReader {
 
     // MARK: Structure
 
+    @inline(__always)
     private mutating func skipWhitespace() {
-        while position < bytes.count {
-            switch bytes[position] {
-            case 0x20, 0x0A, 0x0D, 0x09: position += 1
-            default: return
+        // Over local copies: `bytes` changes only in `waitForByte`, which the compiler cannot
+        // see inside, so a loop over `self` would load it again at every byte.
+        repeat {
+            let bytes = self.bytes
+            var position = self.position
+            while position < bytes.count {
+                switch bytes[position] {
+                case 0x20, 0x0A, 0x0D, 0x09: position += 1
+                default:
+                    self.position = position
+                    return
+                }
             }
-        }
+            self.position = position
+        } while waitForByte(at: position)
     }
 
     private mutating func peekByte() -> UInt8? {
         skipWhitespace()
-        return position < bytes.count ? bytes[position] : nil
+        return has(position) ? bytes[position] : nil
     }
 
     public mutating func peekKind() throws -> StructuredValueKind {
@@ -194,7 +244,7 @@ public struct JSONReader: StructuredReader {
     private mutating func spelled(_ expected: String) -> Bool {
         return expected.withUTF8Bytes { text in
             let end = position + 1 + text.count
-            guard !text.isEmpty, end < bytes.count, bytes[end] == UInt8(ascii: "\""),
+            guard !text.isEmpty, has(end), bytes[end] == UInt8(ascii: "\""),
                 ByteWords.areEqual(bytes.baseAddress! + position + 1, UnsafeRawPointer(text.baseAddress!), count: text.count),
                 JSONText.isLiteral(text)
             else { return false }
@@ -255,7 +305,7 @@ public struct JSONReader: StructuredReader {
     private mutating func readLiteral(_ literal: StaticString) throws {
         let count = literal.utf8CodeUnitCount
         let start = position
-        guard position + count <= bytes.count,
+        guard has(position + count - 1),
             ByteWords.areEqual(bytes.baseAddress! + position, UnsafeRawPointer(literal.utf8Start), count: count)
         else { throw error("expected the literal \(literal); the text here is not valid JSON", at: start) }
         position += count
@@ -321,7 +371,7 @@ public struct JSONReader: StructuredReader {
                     from: position, to: bytes.count, in: base, marks: JSONText.marksEscapes)
                 if ByteWords.hasNonASCII(passed) { unionOfBytes |= 0x80 }
             }
-            guard position < bytes.count else { throw error("a string is not closed before the end of the file", at: start) }
+            guard has(position) else { throw error("a string is not closed before the end of the file", at: start) }
             let byte = bytes[position]
             unionOfBytes |= byte
             if byte == UInt8(ascii: "\"") { break }
@@ -448,10 +498,10 @@ public struct JSONReader: StructuredReader {
         skipWhitespace()
         let start = position
         var isInteger = true
-        let isNegative = position < bytes.count && bytes[position] == UInt8(ascii: "-")
+        let isNegative = has(position) && bytes[position] == UInt8(ascii: "-")
         if isNegative { position += 1 }
         func digit(_ index: Int) -> Bool {
-            index < bytes.count && (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index])
+            has(index) && (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index])
         }
         guard digit(position) else { throw mismatch("a number") }
         if bytes[position] == UInt8(ascii: "0") {
@@ -460,16 +510,16 @@ public struct JSONReader: StructuredReader {
         } else {
             while digit(position) { position += 1 }
         }
-        if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
+        if has(position), bytes[position] == UInt8(ascii: ".") {
             isInteger = false
             position += 1
             guard digit(position) else { throw error("a number needs digits after '.'", at: start) }
             while digit(position) { position += 1 }
         }
-        if position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
+        if has(position), bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
             isInteger = false
             position += 1
-            if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
+            if has(position), bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
                 position += 1
             }
             guard digit(position) else { throw error("a number needs digits in its exponent", at: start) }
