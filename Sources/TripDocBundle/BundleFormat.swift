@@ -50,8 +50,12 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
         return collector.document!
     }
 
-    /// Verifies every entry against the manifest first, then decodes the header, schema and
-    /// history, then each entity's entry in byte order of the names, one snapshot at a time.
+    /// Verifies the manifest, header, schema and history entries against the manifest, decodes
+    /// them, then decodes each entity's entry in byte order of the names, one snapshot at a
+    /// time, while the entries inflate on another thread (``BackgroundInflation``). An entity's
+    /// entry is verified against the manifest once it has inflated, before the sink is told the
+    /// entity has ended; an entry that is damaged or differs from the manifest is reported as
+    /// such, whatever the decoder made of its bytes.
     public func readDocument<Sink: DocumentDecodingSink>(
         from data: Data, file: String, limits: DocumentLimits, into sink: inout Sink
     ) throws {
@@ -59,7 +63,7 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
         // First everything but the snapshot entries; those are inflated once the sink has said
         // which entities it wants.
         let verified = try verifiedEntries(of: data, file: file, limits: limits) { !$0.hasPrefix(Self.snapshotsFolder) }
-        var contents = verified.contents
+        let contents = verified.contents
         let decoder = DocumentDecoder(limits: limits)
 
         func entry(_ name: String) throws -> Data {
@@ -75,6 +79,32 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
         func readJSON<T>(_ name: String, _ read: (inout JSONReader) throws -> T) throws -> T {
             try entry(name).withUnsafeBytes { bytes in
                 var reader = JSONReader(bytes: bytes, limits: limits)
+                return try readJSON(name, with: &reader, read)
+            }
+        }
+
+        /// Runs `read` over the JSON of the entry `name` that is inflating in `inflation`,
+        /// then verifies the entry.
+        func readJSON<T>(
+            _ name: String, arrivingFrom inflation: BackgroundInflation, _ read: (inout JSONReader) throws -> T
+        ) throws -> T {
+            let entry = try refusingArchiveErrors(file: file) { try inflation.entry(name) }
+            let result: T
+            do {
+                var reader = JSONReader(arriving: entry.region, limits: limits, arrived: entry.arrived(after:))
+                result = try readJSON(name, with: &reader, read)
+            } catch {
+                // Damage explains any error it causes.
+                try verify(entry, against: verified.manifest, file: file)
+                throw error
+            }
+            try verify(entry, against: verified.manifest, file: file)
+            return result
+        }
+
+        /// Runs `read` with `reader`, which reads the entry `name`, placing errors in that entry.
+        func readJSON<T>(_ name: String, with reader: inout JSONReader, _ read: (inout JSONReader) throws -> T) throws -> T {
+            do {
                 reader.externalDataResolver = { digest in
                     guard let value = contents[Self.externalFolder + digest] else {
                         throw StructuredReadError(
@@ -84,14 +114,12 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
                     }
                     return value
                 }
-                do {
-                    return try read(&reader)
-                } catch var error as DocumentReadError {
-                    var location = error.location ?? SourceLocation()
-                    location.entry = name
-                    error.location = location
-                    throw error
-                }
+                return try read(&reader)
+            } catch var error as DocumentReadError {
+                var location = error.location ?? SourceLocation()
+                location.entry = name
+                error.location = location
+                throw error
             }
         }
 
@@ -126,20 +154,20 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
         let entities = schema.entities.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) })
             .filter { sink.wantsSnapshots(of: $0) }
         let wanted = Set(entities.map { Self.snapshotsFolder + $0.name + ".json" })
-        let snapshotEntries = try inflated(data, file: file, limits: limits, including: wanted.contains)
-        try verify(snapshotEntries, against: verified.manifest, file: file)
-        for entry in snapshotEntries { contents[entry.name] = entry.data }
+        let inflation = BackgroundInflation(of: data, limits: limits, including: { wanted.contains($0) })
+        defer { inflation.stop() }
         var count = 0
         for entity in entities {
             let name = Self.snapshotsFolder + entity.name + ".json"
             try sink.beginEntity(entity)
-            let entityCount = try readJSON(name) {
+            let entityCount = try readJSON(name, arrivingFrom: inflation) {
                 try decoder.decodeSnapshots(
                     of: entity, from: &$0, storeIdentifier: header.storeIdentifier, file: file,
                     keyPath: "snapshots.\(entity.name)", counted: &count, into: &sink)
             }
             try sink.endEntity(entity, count: entityCount)
         }
+        try refusingArchiveErrors(file: file) { try inflation.finish() }
     }
 
     public func entryReports(of data: Data, file: String, limits: DocumentLimits) throws -> [ArchiveEntryReport] {
@@ -168,29 +196,48 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
             hint: hint ?? "The file is damaged, was changed by hand, or is not a tripdoc bundle")
     }
 
-    /// The entries `including` selects, inflated under the limits, as ``ZipArchive`` reads them.
-    private func inflated(
-        _ data: Data, file: String, limits: DocumentLimits, including: (String) -> Bool
-    ) throws -> [ZipArchive.Entry] {
+    /// Runs `body`, turning an archive's errors into read errors of `file` naming the entry.
+    private func refusingArchiveErrors<T>(file: String, _ body: () throws -> T) throws -> T {
         do {
-            return try ZipArchive.entries(of: data, limits: limits, including: including)
+            return try body()
         } catch let error as ZipArchiveError {
             throw refusal(file, error.entry, error.description, hint: error.hint)
         }
     }
 
+    /// The entries `including` selects, inflated under the limits, as ``ZipArchive`` reads them.
+    private func inflated(
+        _ data: Data, file: String, limits: DocumentLimits, including: (String) -> Bool
+    ) throws -> [ZipArchive.Entry] {
+        try refusingArchiveErrors(file: file) { try ZipArchive.entries(of: data, limits: limits, including: including) }
+    }
+
     /// Checks inflated entries against the manifest's sizes and SHA-256 digests.
     private func verify(_ entries: [ZipArchive.Entry], against manifest: BundleManifest, file: String) throws {
-        let listed = Dictionary(manifest.entries.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        let listed = manifest.entriesByName
         for entry in entries where entry.name != BundleManifest.entryName {
-            guard let expected = listed[entry.name] else {
-                throw refusal(file, entry.name, "the archive holds an entry the manifest does not list")
-            }
-            guard entry.data.count == expected.size,
-                (entry.digest ?? Self.sha256(entry.data)) == expected.sha256.lowercased()
-            else {
-                throw refusal(file, entry.name, "the entry's contents do not match the SHA-256 digest in the manifest")
-            }
+            try verify(
+                entry.name, size: entry.data.count, digest: entry.digest ?? Self.sha256(entry.data),
+                against: listed[entry.name], file: file)
+        }
+    }
+
+    /// Waits for an inflating entry to end, and checks it against the manifest.
+    private func verify(_ entry: ArrivingEntry, against manifest: BundleManifest, file: String) throws {
+        let digest = try refusingArchiveErrors(file: file) { try entry.digest() }
+        try verify(
+            entry.name, size: entry.declaredSize, digest: digest, against: manifest.entriesByName[entry.name], file: file)
+    }
+
+    /// Checks an entry's size and SHA-256 digest against what the manifest lists for it.
+    private func verify(_ name: String, size: Int, digest: String, against expected: BundleManifest.Entry?, file: String)
+        throws
+    {
+        guard let expected else {
+            throw refusal(file, name, "the archive holds an entry the manifest does not list")
+        }
+        guard size == expected.size, digest == expected.sha256.lowercased() else {
+            throw refusal(file, name, "the entry's contents do not match the SHA-256 digest in the manifest")
         }
     }
 

@@ -19,6 +19,11 @@ struct BundleManifest: Codable, Equatable {
     var schemaVersion: String
     var entries: [Entry]
 
+    /// The listed entries by name (the first, for a name listed twice, which reading refuses).
+    var entriesByName: [String: Entry] {
+        Dictionary(entries.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
     func encoded() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

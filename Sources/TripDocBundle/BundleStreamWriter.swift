@@ -66,7 +66,7 @@ struct BundleStreamWriter: DocumentStreamWriter {
         }
         let encoder = EntityStreamEncoder(entity: entity)
         encoder.begin(to: &writer)
-        current = (encoder, writer, try HashedSpool(
+        current = (encoder, writer, HashedSpool(
                 name: BundleFormat.snapshotsFolder + entity.name + ".json",
                 spillThreshold: ZipArchive.spillThreshold))
     }

@@ -7,43 +7,27 @@ import Foundation
     import Musl
 #endif
 
-/// An entry's bytes kept aside while they are hashed with SHA-256: in memory, or in an unlinked
-/// temporary file, so that a large entry never sits in memory whole. The file has no name from
-/// the moment it is made and is closed with the spool, so nothing is left behind, whatever
-/// happens to the process.
+/// An entry's bytes kept aside, as the bundle's writer makes them, while they are hashed with
+/// SHA-256: in memory, or in an ``UnlinkedTemporaryFile``, so that a large entry never sits in
+/// memory whole.
 final class HashedSpool {
     /// The entry the bytes are, for messages.
     let name: String
     /// How many bytes have been appended.
     private(set) var size = 0
     private var hasher = SHA256()
-    private var memory: Data?
-    private var descriptor: Int32 = -1
+    private var memory: Data? = Data()
+    private var file: UnlinkedTemporaryFile?
 
-    /// The size past which the bytes move to a temporary file (`nil`: they never do).
-    private let spillThreshold: Int?
+    /// The size past which the bytes move to a temporary file.
+    private let spillThreshold: Int
 
-    /// A spool for the entry `name`: in memory (with room for `capacity` bytes) until it holds
-    /// more than `spillThreshold` bytes, then in an unlinked temporary file (from the start when
-    /// the threshold is 0; never when it is `nil`). Small entries so never hold a descriptor.
-    init(name: String, spillThreshold: Int?, capacity: Int = 0) throws {
+    /// A spool for the entry `name`: in memory until it holds more than `spillThreshold` bytes,
+    /// then in an unlinked temporary file. Small entries so never hold a descriptor.
+    init(name: String, spillThreshold: Int) {
         self.name = name
         self.spillThreshold = spillThreshold
-        if spillThreshold == 0 {
-            try openFile()
-        } else {
-            memory = Data(capacity: capacity)
-        }
     }
-
-    private func openFile() throws {
-        var template = Array((NSTemporaryDirectory() + "/tripdoc-spool-XXXXXX").utf8CString)
-        descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw failure("creating a temporary file", errno) }
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-    }
-
-    deinit { if descriptor >= 0 { close(descriptor) } }
 
     /// Appends `bytes`.
     func append(_ bytes: UnsafeRawBufferPointer) throws {
@@ -51,10 +35,10 @@ final class HashedSpool {
         size += bytes.count
         if memory != nil {
             memory!.append(contentsOf: bytes)
-            if let spillThreshold, size > spillThreshold {
+            if size > spillThreshold {
                 let held = memory!
                 memory = nil
-                try openFile()
+                file = try kept { try UnlinkedTemporaryFile() }
                 try held.withUnsafeBytes { try writeToFile($0) }
             }
             return
@@ -63,15 +47,7 @@ final class HashedSpool {
     }
 
     private func writeToFile(_ bytes: UnsafeRawBufferPointer) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw failure("writing a temporary file", errno)
-            }
-            offset += written
-        }
+        try kept { try file!.append(bytes) }
     }
 
     /// The SHA-256 of the bytes, in lowercase hexadecimal.
@@ -87,29 +63,23 @@ final class HashedSpool {
         defer { piece.deallocate() }
         var offset = 0
         while offset < size {
-            let count = pread(descriptor, piece.baseAddress, min(piece.count, size - offset), off_t(offset))
+            let count = pread(file!.descriptor, piece.baseAddress, min(piece.count, size - offset), off_t(offset))
             if count < 0 {
                 if errno == EINTR { continue }
-                throw failure("reading a temporary file", errno)
+                throw UnlinkedTemporaryFile.Failure(step: "reading a temporary file", code: errno).keeping(name)
             }
-            guard count > 0 else { throw failure("reading a temporary file", EIO) }
+            guard count > 0 else { throw UnlinkedTemporaryFile.Failure(step: "reading a temporary file", code: EIO).keeping(name) }
             try write(UnsafeRawBufferPointer(rebasing: piece[0..<count]))
             offset += count
         }
     }
 
-    /// The bytes as `Data`: the memory, or the file mapped (it stays mapped, not open, as long
-    /// as the `Data` lives).
-    func contents() throws -> Data {
-        if let memory { return memory }
-        guard size > 0 else { return Data() }
-        guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED else {
-            throw failure("mapping a temporary file", errno)
+    /// Runs `body`, naming the entry in its failure.
+    private func kept<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as UnlinkedTemporaryFile.Failure {
+            throw error.keeping(name)
         }
-        return Data(bytesNoCopy: address, count: size, deallocator: .custom { _ = munmap($0, $1) })
-    }
-
-    private func failure(_ step: String, _ code: Int32) -> ZipArchiveError {
-        .damaged(entry: name, "\(step) for the entry failed: \(String(cString: strerror(code)))")
     }
 }

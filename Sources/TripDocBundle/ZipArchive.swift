@@ -142,6 +142,31 @@ enum ZipArchive {
     /// - Throws: ``ZipArchiveError`` naming the entry at fault.
     /// Entries `including` leaves out are not inflated (their sizes and names are still checked).
     static func entries(of data: Data, limits: DocumentLimits, including: (String) -> Bool = { _ in true }) throws -> [Entry] {
+        var entries: [Entry] = []
+        try inflate(data, limits: limits, including: including) { entry in
+            entries.append(Entry(name: entry.name, data: try entry.contents(), digest: try entry.digest()))
+        }
+        return entries
+    }
+
+    /// Why ``inflate(_:limits:including:into:isStopped:inflated:)`` stopped: it was asked to.
+    struct Stopped: Error {}
+
+    /// Inflates the entries of the archive `data` that `including` selects, in archive order,
+    /// each into the ``ArrivingEntry`` that `destination` makes from its central-directory
+    /// record (by default a new one of its declared size), and hands each to `inflated` once all
+    /// of it has arrived. Checks everything ``entries(of:limits:including:)`` promises; an entry
+    /// that fails is ended with the error (``ArrivingEntry/fail(_:)``) before it is thrown.
+    ///
+    /// - Throws: ``ZipArchiveError`` naming the entry at fault, what `destination` or `inflated`
+    ///   throw, or ``Stopped`` once `isStopped` (asked between pieces) says to stop.
+    static func inflate(
+        _ data: Data, limits: DocumentLimits, including: (String) -> Bool,
+        into destination: (ZipCentralDirectory.Record) throws -> ArrivingEntry = {
+            try ArrivingEntry(name: $0.name, declaredSize: $0.uncompressedSize)
+        },
+        isStopped: () -> Bool = { false }, inflated: (ArrivingEntry) throws -> Void
+    ) throws {
         let directory = try ZipCentralDirectory(data)
         guard directory.records.count <= limits.maximumEntryCount else {
             throw ZipArchiveError.limitExceeded(
@@ -180,30 +205,30 @@ enum ZipArchive {
         guard let archive = archive_read_new() else { throw ZipArchiveError.libarchive("cannot start reading") }
         defer { archive_read_free(archive) }
         try check(archive_read_support_format_zip(archive), archive)
-        return try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> [Entry] in
+        try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
             try check(archive_read_open_memory(archive, bytes.baseAddress, bytes.count), archive)
-            var entries: [Entry] = []
+            var last: String?
             var seen: Set<String> = []
             let inFileOrder = directory.records.sorted { $0.localHeaderOffset < $1.localHeaderOffset }
             var ordinal = 0
-            var chunk = [UInt8](repeating: 0, count: 1 << 16)
             while true {
                 var header: OpaquePointer?
                 let status = archive_read_next_header(archive, &header)
                 if status == ARCHIVE_EOF { break }
                 guard status >= ARCHIVE_WARN, let header else {
-                    throw ZipArchiveError.damaged(entry: entries.last.map { "after \($0.name)" }, message(archive))
+                    throw ZipArchiveError.damaged(entry: last.map { "after \($0)" }, message(archive))
                 }
                 // libarchive returns entries in the order of their local headers, so this is the
                 // next central-directory record in that order. Its name is taken from there as
                 // UTF-8: libarchive converts names to the C locale and gives up on non-ASCII ones.
                 guard ordinal < inFileOrder.count else {
                     throw ZipArchiveError.damaged(
-                        entry: entries.last.map { "after \($0.name)" }, "an entry is not listed in the central directory")
+                        entry: last.map { "after \($0)" }, "an entry is not listed in the central directory")
                 }
                 let record = inFileOrder[ordinal]
                 ordinal += 1
                 let name = record.name
+                last = name
                 if let raw = archive_entry_pathname(header).map({ String(cString: $0) }), raw != name {
                     throw ZipArchiveError.damaged(
                         entry: name, "its local header names it '\(raw)', unlike the central directory")
@@ -223,53 +248,50 @@ enum ZipArchive {
                     try check(archive_read_data_skip(archive), archive)
                     continue
                 }
-                let output = try HashedSpool(
-                    name: name, spillThreshold: record.uncompressedSize > spillThreshold ? 0 : nil,
-                    capacity: min(record.uncompressedSize, spillThreshold))
-                // A large entry is hashed and spooled on another thread while it is inflated.
-                let pipeline = record.uncompressedSize > spillThreshold ? BufferPipeline(consume: output.append) : nil
-                var inflated = 0
-                /// Inflates the next piece into `buffer`: its size, 0 at the end.
-                func inflate(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-                    let count = archive_read_data(archive, buffer.baseAddress, buffer.count)
-                    guard count >= 0 else { throw ZipArchiveError.damaged(entry: name, message(archive)) }
-                    // The central directory's size is a promise; an entry that inflates past it is
-                    // refused before the piece is kept.
-                    guard inflated + count <= record.uncompressedSize else {
-                        throw ZipArchiveError.damaged(
-                            entry: name, "it inflates to more than the \(record.uncompressedSize) bytes it declares")
-                    }
-                    return count
+                let output = try destination(record)
+                do {
+                    try inflateEntry(archive, into: output, isStopped: isStopped)
+                } catch {
+                    output.fail(error)
+                    throw error
                 }
-                while true {
-                    let count: Int
-                    do {
-                        count = try pipeline?.fill(inflate) ?? chunk.withUnsafeMutableBytes(inflate)
-                    } catch {
-                        // A failure to keep an earlier piece comes first, as when pieces were kept in turn.
-                        try pipeline?.finish()
-                        throw error
-                    }
-                    if count == 0 { break }
-                    inflated += count
-                    if pipeline == nil {
-                        try chunk.withUnsafeBytes { try output.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-                    }
-                }
-                try pipeline?.finish()
-                guard inflated == record.uncompressedSize else {
-                    throw ZipArchiveError.damaged(
-                        entry: name, "it holds \(inflated) bytes but declares \(record.uncompressedSize)")
-                }
-                let (contents, digest) = (try output.contents(), output.digest)
-                entries.append(Entry(name: name, data: contents, digest: digest))
+                try inflated(output)
             }
             let missing = directory.records.filter { !$0.isDirectory && !seen.contains($0.name) }
             if let first = missing.first {
                 throw ZipArchiveError.damaged(entry: first.name, "the entry could not be read")
             }
-            return entries
         }
+    }
+
+    /// Inflates the entry libarchive is at into `output`, and ends it. A large entry is hashed
+    /// and kept on another thread while it is inflated.
+    private static func inflateEntry(_ archive: OpaquePointer, into output: ArrivingEntry, isStopped: () -> Bool) throws {
+        let pipeline = output.declaredSize > spillThreshold ? BufferPipeline(consume: output.append) : nil
+        var chunk = pipeline == nil ? [UInt8](repeating: 0, count: 1 << 16) : []
+        /// Inflates the next piece into `buffer`: its size, 0 at the end.
+        func inflate(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+            guard !isStopped() else { throw Stopped() }
+            let count = archive_read_data(archive, buffer.baseAddress, buffer.count)
+            guard count >= 0 else { throw ZipArchiveError.damaged(entry: output.name, message(archive)) }
+            return count
+        }
+        while true {
+            let count: Int
+            do {
+                count = try pipeline?.fill(inflate) ?? chunk.withUnsafeMutableBytes(inflate)
+            } catch {
+                // A failure to keep an earlier piece comes first, as when pieces were kept in turn.
+                try pipeline?.finish()
+                throw error
+            }
+            if count == 0 { break }
+            if pipeline == nil {
+                try chunk.withUnsafeBytes { try output.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            }
+        }
+        try pipeline?.finish()
+        try output.finish()
     }
 
     /// Refuses names that could escape a folder or mean different things to different tools.

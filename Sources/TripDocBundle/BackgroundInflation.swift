@@ -1,0 +1,86 @@
+import Foundation
+import TripDocCore
+
+/// Inflates entries of an archive on a thread of its own, in archive order, so that each can be
+/// read while it arrives (``ArrivingEntry``): a bundle's snapshot entries are decoded as they
+/// inflate, instead of after all of them have.
+///
+/// The archive is checked as ``ZipArchive/entries(of:limits:including:)`` checks it, before any
+/// room is made for an entry. Whoever starts an inflation calls ``stop()`` when done with it,
+/// however that came about, so that the thread is not left running.
+final class BackgroundInflation: @unchecked Sendable {
+    private let condition = NSCondition()
+    /// The entries the thread has started, by name.
+    private var started: [String: ArrivingEntry] = [:]
+    private var isStopped = false
+    private var isDone = false
+    /// Why the thread ended early.
+    private var failure: (any Error)?
+
+    /// Starts inflating the entries of `data` that `including` selects, under `limits`.
+    init(of data: Data, limits: DocumentLimits, including: @escaping @Sendable (String) -> Bool) {
+        let thread = Thread { [self] in run(data, limits: limits, including: including) }
+        thread.start()
+    }
+
+    private func run(_ data: Data, limits: DocumentLimits, including: (String) -> Bool) {
+        var failure: (any Error)?
+        do {
+            try ZipArchive.inflate(
+                data, limits: limits, including: including,
+                into: { record in
+                    let entry = try ArrivingEntry(name: record.name, declaredSize: record.uncompressedSize)
+                    condition.lock()
+                    started[record.name] = entry
+                    condition.broadcast()
+                    condition.unlock()
+                    return entry
+                },
+                isStopped: {
+                    condition.lock()
+                    defer { condition.unlock() }
+                    return isStopped
+                },
+                inflated: { _ in })
+        } catch {
+            failure = error
+        }
+        condition.lock()
+        self.failure = failure
+        isDone = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits until the entry `name` starts to arrive, and returns it.
+    ///
+    /// - Throws: What ended the inflation before it reached the entry, or ``ZipArchiveError``
+    ///   when the archive does not hold it.
+    func entry(_ name: String) throws -> ArrivingEntry {
+        condition.lock()
+        defer { condition.unlock() }
+        while started[name] == nil, !isDone { condition.wait() }
+        if let entry = started[name] { return entry }
+        throw failure ?? ZipArchiveError.damaged(entry: name, "the entry could not be read")
+    }
+
+    /// Waits until every entry has been inflated.
+    ///
+    /// - Throws: What ended the inflation early.
+    func finish() throws {
+        condition.lock()
+        while !isDone { condition.wait() }
+        let failure = self.failure
+        condition.unlock()
+        if let failure { throw failure }
+    }
+
+    /// Stops the thread, between two pieces of an entry, and waits for it. Entries not yet
+    /// whole are ended with ``ZipArchive/Stopped``.
+    func stop() {
+        condition.lock()
+        isStopped = true
+        while !isDone { condition.wait() }
+        condition.unlock()
+    }
+}
