@@ -418,10 +418,8 @@ public struct DocumentDecoder {
         try reader.beginObject()
         var primaryKey: String?
         let properties = plan.propertiesInKeyOrder
-        // The values in key order, and which have been seen. A copy of the plan's row of nils,
-        // made the snapshot's own by the first value set: making a new array here looked up its
-        // type's metadata at run time for every snapshot.
-        var values = plan.nullValues
+        // The values in key order, and which have been seen.
+        var values = plan.makeNullValues()
         var seen = SeenProperties(count: properties.count)
         let keys = plan.keysInKeyOrder
         let codings = plan.codingsInKeyOrder

@@ -59,8 +59,20 @@ final class EntityCodingPlan: Sendable {
     /// per-value loops read these rather than the `Property` objects, whose references every
     /// thread would count.
     let codingsInKeyOrder: [Coding]
-    /// A `.null` per property, in key order: what a snapshot's values start as.
-    let nullValues: [SnapshotValue]
+    /// A new array of a `.null` per property, in key order: what a snapshot's values start as.
+    ///
+    /// Made element by element, not with `Array(repeating:count:)`: that initialiser is not
+    /// specialised, and looked up the array type's metadata at run time for every snapshot. Nor
+    /// as a copy of one shared row: the copy, made a snapshot's own at its first value, retained
+    /// and released the shared row, whose count the decoding thread then fought over with the
+    /// threads that use the plan.
+    func makeNullValues() -> [SnapshotValue] {
+        let count = propertiesInKeyOrder.count
+        return [SnapshotValue](unsafeUninitializedCapacity: count) { buffer, initialized in
+            for index in 0..<count { (buffer.baseAddress! + index).initialize(to: .null) }
+            initialized = count
+        }
+    }
     /// Whether a key read as the one expected is the property at that place: not when a
     /// property is called `$id` (a schema that was not validated), whose key is the identifier's.
     let knowsKeysByPlace: Bool
@@ -90,7 +102,6 @@ final class EntityCodingPlan: Sendable {
         }
         propertiesByName = Dictionary(propertiesInKeyOrder.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         keysInKeyOrder = propertiesInKeyOrder.map(\.name) + [""]
-        nullValues = Array(repeating: .null, count: propertiesInKeyOrder.count)
         knowsKeysByPlace = !propertiesInKeyOrder.contains { $0.name == Self.identifierKey }
         codingsInKeyOrder = propertiesInKeyOrder.map(\.coding)
     }
