@@ -49,7 +49,7 @@ final class ArrivingEntry: @unchecked Sendable {
         } catch let failure as UnlinkedTemporaryFile.Failure {
             throw failure.keeping(name)
         }
-        region = UnsafeRawBufferPointer(storage.region)
+        region = UnsafeRawBufferPointer(start: storage.region.baseAddress, count: declaredSize)
     }
 
     // MARK: The inflating thread
@@ -92,6 +92,8 @@ final class ArrivingEntry: @unchecked Sendable {
     func fail(_ error: any Error) { end(with: .failure(error)) }
 
     private func end(with result: Result<String, any Error>) {
+        // Nothing more is written: the file's descriptor can go (its mapping stays).
+        storage.closeFile()
         condition.lock()
         if outcome == nil { outcome = result }
         condition.broadcast()
@@ -120,15 +122,6 @@ final class ArrivingEntry: @unchecked Sendable {
         return try outcome.get()
     }
 
-    /// The failure that ended the entry, once it has ended; `nil` while bytes still arrive or
-    /// when all did.
-    var failure: (any Error)? {
-        condition.lock()
-        defer { condition.unlock() }
-        if case .failure(let error) = outcome { return error }
-        return nil
-    }
-
     /// Waits for the end, and returns the bytes, which stay where they arrived.
     ///
     /// - Throws: Why the bytes did not all arrive.
@@ -144,9 +137,12 @@ final class ArrivingEntry: @unchecked Sendable {
     /// The memory an entry arrives in: allocated, or a mapped temporary file.
     private final class Storage {
         let region: UnsafeMutableRawBufferPointer
-        private let file: UnlinkedTemporaryFile?
+        /// Whether the region is a mapping (of ``file``, until it is closed).
+        private let isMapped: Bool
+        private var file: UnlinkedTemporaryFile?
 
         init(size: Int, inFile: Bool) throws {
+            isMapped = inFile
             guard inFile else {
                 file = nil
                 region = .allocate(byteCount: max(size, 1), alignment: 16)
@@ -166,15 +162,19 @@ final class ArrivingEntry: @unchecked Sendable {
         /// Writes `bytes` at `offset`: into the memory, or into the file (whose mapping then
         /// shows them) at its current offset, which is `offset` since writes come in order.
         func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws {
-            if let file {
-                try file.append(bytes)
+            if isMapped {
+                try file!.append(bytes)
             } else if let base = bytes.baseAddress {
                 region.baseAddress!.advanced(by: offset).copyMemory(from: base, byteCount: bytes.count)
             }
         }
 
+        /// Closes the file, if any, once nothing more will be written: a bundle may hold
+        /// hundreds of large entries, and each mapping outlives its descriptor.
+        func closeFile() { file = nil }
+
         deinit {
-            if file != nil {
+            if isMapped {
                 munmap(region.baseAddress, region.count)
             } else {
                 region.deallocate()

@@ -66,12 +66,14 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
         let contents = verified.contents
         let decoder = DocumentDecoder(limits: limits)
 
+        func missing(_ name: String) -> DocumentReadError {
+            DocumentReadError(
+                file: file, location: SourceLocation(entry: name), message: "the bundle has no entry \(name)",
+                hint: "The file is damaged or is not a tripdoc bundle")
+        }
+
         func entry(_ name: String) throws -> Data {
-            guard let data = contents[name] else {
-                throw DocumentReadError(
-                    file: file, location: SourceLocation(entry: name), message: "the bundle has no entry \(name)",
-                    hint: "The file is damaged or is not a tripdoc bundle")
-            }
+            guard let data = contents[name] else { throw missing(name) }
             return data
         }
 
@@ -88,6 +90,7 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
         func readJSON<T>(
             _ name: String, arrivingFrom inflation: BackgroundInflation, _ read: (inout JSONReader) throws -> T
         ) throws -> T {
+            guard verified.names.contains(name) else { throw missing(name) }
             let entry = try refusingArchiveErrors(file: file) { try inflation.entry(name) }
             let result: T
             do {

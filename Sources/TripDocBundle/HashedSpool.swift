@@ -36,9 +36,10 @@ final class HashedSpool {
         if memory != nil {
             memory!.append(contentsOf: bytes)
             if size > spillThreshold {
+                // The file first: should making it fail, the spool still holds every byte.
+                file = try kept { try UnlinkedTemporaryFile() }
                 let held = memory!
                 memory = nil
-                file = try kept { try UnlinkedTemporaryFile() }
                 try held.withUnsafeBytes { try writeToFile($0) }
             }
             return

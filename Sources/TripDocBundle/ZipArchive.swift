@@ -211,6 +211,8 @@ enum ZipArchive {
             var seen: Set<String> = []
             let inFileOrder = directory.records.sorted { $0.localHeaderOffset < $1.localHeaderOffset }
             var ordinal = 0
+            // Where a small entry is inflated, piece by piece, before it is kept.
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
             while true {
                 var header: OpaquePointer?
                 let status = archive_read_next_header(archive, &header)
@@ -250,7 +252,7 @@ enum ZipArchive {
                 }
                 let output = try destination(record)
                 do {
-                    try inflateEntry(archive, into: output, isStopped: isStopped)
+                    try inflateEntry(archive, into: output, through: &chunk, isStopped: isStopped)
                 } catch {
                     output.fail(error)
                     throw error
@@ -264,11 +266,12 @@ enum ZipArchive {
         }
     }
 
-    /// Inflates the entry libarchive is at into `output`, and ends it. A large entry is hashed
-    /// and kept on another thread while it is inflated.
-    private static func inflateEntry(_ archive: OpaquePointer, into output: ArrivingEntry, isStopped: () -> Bool) throws {
+    /// Inflates the entry libarchive is at into `output`, and ends it: a small entry a piece at a
+    /// time through `chunk`; a large one is hashed and kept on another thread while it inflates.
+    private static func inflateEntry(
+        _ archive: OpaquePointer, into output: ArrivingEntry, through chunk: inout [UInt8], isStopped: () -> Bool
+    ) throws {
         let pipeline = output.declaredSize > spillThreshold ? BufferPipeline(consume: output.append) : nil
-        var chunk = pipeline == nil ? [UInt8](repeating: 0, count: 1 << 16) : []
         /// Inflates the next piece into `buffer`: its size, 0 at the end.
         func inflate(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
             guard !isStopped() else { throw Stopped() }

@@ -34,6 +34,22 @@ import TripDocTestSupport
         #expect(read == expected)
     }
 
+    /// An entity's entry missing from both the archive and the manifest is named as missing.
+    @Test func anEntityWithoutAnEntryIsNamed() throws {
+        let original = try bundle.writeDocument(EdgeCaseDocuments.document())
+        var entries = try ZipArchive.entries(of: original, limits: .standard)
+        entries.removeAll { $0.name == "snapshots/Everything.json" }
+        var manifest = try JSONDecoder().decode(BundleManifest.self, from: entries[0].data)
+        manifest.entries.removeAll { $0.name == "snapshots/Everything.json" }
+        entries[0].data = try manifest.encoded()
+        let error = try #require(throws: DocumentReadError.self) {
+            try bundle.readDocument(from: try ZipArchive.archive(entries), file: "m.tripbundle")
+        }
+        #expect(error.location?.entry == "snapshots/Everything.json")
+        #expect(error.message == "the bundle has no entry snapshots/Everything.json")
+        #expect(error.hint == "The file is damaged or is not a tripdoc bundle")
+    }
+
     /// Bytes of an entry changed in place (so its size still matches) into JSON the decoder
     /// refuses: the error is the damage, named by the manifest's digest, not the JSON's syntax.
     @Test func anEntryThatDiffersFromTheManifestIsReportedAsSuchWhateverItsJSON() throws {
