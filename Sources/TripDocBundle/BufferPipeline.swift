@@ -2,8 +2,7 @@ import Foundation
 
 /// Fills buffers on the calling thread and consumes them on a thread of its own, so that the
 /// two overlap: a bundle's large entries are inflated here while the other thread hashes them
-/// and writes them to their spool (a third of the time reading a bundle took before its
-/// snapshots could be decoded).
+/// and writes them to where they arrive (``ArrivingEntry``).
 ///
 /// A few buffers go round: ``fill(_:)`` waits for a free one, and ``finish()`` for the last to
 /// be consumed. Only the other thread calls `consume`, and only until ``finish()`` returns, so

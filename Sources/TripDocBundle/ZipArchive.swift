@@ -33,8 +33,9 @@ enum ZipArchive {
         }
     }
 
-    /// Entries that inflate to more than this are inflated into an unlinked temporary file that
-    /// is then mapped, so a bundle's large snapshot entries never sit in memory whole.
+    /// Entries that inflate to more than this are inflated into an unlinked temporary file,
+    /// mapped (``ArrivingEntry``), so a bundle's large snapshot entries never sit in memory whole;
+    /// the writer's spools move to one past this size (``HashedSpool``).
     static let spillThreshold = 16 << 20
 
     /// The modification time of every entry: the Unix epoch. libarchive writes it as the DOS
