@@ -44,10 +44,8 @@ final class ArrivingEntry: @unchecked Sendable {
     init(name: String, declaredSize: Int) throws {
         self.name = name
         self.declaredSize = declaredSize
-        do {
-            storage = try Storage(size: declaredSize, inFile: declaredSize > ZipArchive.spillThreshold)
-        } catch let failure as UnlinkedTemporaryFile.Failure {
-            throw failure.keeping(name)
+        storage = try UnlinkedTemporaryFile.keeping(name) {
+            try Storage(size: declaredSize, inFile: declaredSize > ZipArchive.spillThreshold)
         }
         region = UnsafeRawBufferPointer(start: storage.region.baseAddress, count: declaredSize)
     }
@@ -62,11 +60,7 @@ final class ArrivingEntry: @unchecked Sendable {
             throw ZipArchiveError.damaged(entry: name, "it inflates to more than the \(declaredSize) bytes it declares")
         }
         hasher.update(bufferPointer: bytes)
-        do {
-            try storage.write(bytes, at: appended)
-        } catch let failure as UnlinkedTemporaryFile.Failure {
-            throw failure.keeping(name)
-        }
+        try UnlinkedTemporaryFile.keeping(name) { try storage.write(bytes, at: appended) }
         appended += bytes.count
         condition.lock()
         arrivedCount = appended
@@ -83,8 +77,7 @@ final class ArrivingEntry: @unchecked Sendable {
             fail(failure)
             throw failure
         }
-        let digest = hasher.finalize().map { String(format: "%02x", $0) }.joined()
-        end(with: .success(digest))
+        end(with: .success(hasher.finalize().hexadecimal))
     }
 
     /// Ends the entry with `error`: no more bytes will arrive. An entry that has ended is left

@@ -39,7 +39,7 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
     }
 
     static func sha256(_ data: Data) -> String {
-        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: data).hexadecimal
     }
 
     // MARK: Reading
@@ -92,17 +92,13 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
         ) throws -> T {
             guard verified.names.contains(name) else { throw missing(name) }
             let entry = try refusingArchiveErrors(file: file) { try inflation.entry(name) }
-            let result: T
-            do {
+            let result = Result {
                 var reader = JSONReader(arriving: entry.region, limits: limits, arrived: entry.arrived(after:))
-                result = try readJSON(name, with: &reader, read)
-            } catch {
-                // Damage explains any error it causes.
-                try verify(entry, against: verified.manifest, file: file)
-                throw error
+                return try readJSON(name, with: &reader, read)
             }
+            // Before what was read, or the error reading it, counts: damage explains any error it causes.
             try verify(entry, against: verified.manifest, file: file)
-            return result
+            return try result.get()
         }
 
         /// Runs `read` with `reader`, which reads the entry `name`, placing errors in that entry.

@@ -37,7 +37,7 @@ final class HashedSpool {
             memory!.append(contentsOf: bytes)
             if size > spillThreshold {
                 // The file first: should making it fail, the spool still holds every byte.
-                file = try kept { try UnlinkedTemporaryFile() }
+                file = try UnlinkedTemporaryFile.keeping(name) { try UnlinkedTemporaryFile() }
                 let held = memory!
                 memory = nil
                 try held.withUnsafeBytes { try writeToFile($0) }
@@ -48,11 +48,11 @@ final class HashedSpool {
     }
 
     private func writeToFile(_ bytes: UnsafeRawBufferPointer) throws {
-        try kept { try file!.append(bytes) }
+        try UnlinkedTemporaryFile.keeping(name) { try file!.append(bytes) }
     }
 
     /// The SHA-256 of the bytes, in lowercase hexadecimal.
-    var digest: String { hasher.finalize().map { String(format: "%02x", $0) }.joined() }
+    var digest: String { hasher.finalize().hexadecimal }
 
     /// Hands the bytes back in pieces of at most 1 MiB.
     func replay(_ write: (UnsafeRawBufferPointer) throws -> Void) throws {
@@ -64,23 +64,11 @@ final class HashedSpool {
         defer { piece.deallocate() }
         var offset = 0
         while offset < size {
-            let count = pread(file!.descriptor, piece.baseAddress, min(piece.count, size - offset), off_t(offset))
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw UnlinkedTemporaryFile.Failure(step: "reading a temporary file", code: errno).keeping(name)
+            let count = try UnlinkedTemporaryFile.keeping(name) {
+                try file!.read(into: UnsafeMutableRawBufferPointer(rebasing: piece[0..<min(piece.count, size - offset)]), at: offset)
             }
-            guard count > 0 else { throw UnlinkedTemporaryFile.Failure(step: "reading a temporary file", code: EIO).keeping(name) }
             try write(UnsafeRawBufferPointer(rebasing: piece[0..<count]))
             offset += count
-        }
-    }
-
-    /// Runs `body`, naming the entry in its failure.
-    private func kept<T>(_ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as UnlinkedTemporaryFile.Failure {
-            throw error.keeping(name)
         }
     }
 }

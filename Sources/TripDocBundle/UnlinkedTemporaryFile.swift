@@ -32,10 +32,15 @@ final class UnlinkedTemporaryFile {
         var code: Int32
 
         var description: String { "\(step) failed: \(String(cString: strerror(code)))" }
+    }
 
-        /// The failure as an error of the archive entry `entry` that was being kept.
-        func keeping(_ entry: String) -> ZipArchiveError {
-            .damaged(entry: entry, "\(step) for the entry failed: \(String(cString: strerror(code)))")
+    /// Runs `body`, which keeps the archive entry `entry` in a temporary file, turning a
+    /// ``Failure`` into an error of that entry.
+    static func keeping<T>(_ entry: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let failure as Failure {
+            throw ZipArchiveError.damaged(entry: entry, "\(failure.step) for the entry failed: \(String(cString: strerror(failure.code)))")
         }
     }
 
@@ -49,6 +54,18 @@ final class UnlinkedTemporaryFile {
                 throw Failure(step: "writing a temporary file", code: errno)
             }
             offset += written
+        }
+    }
+
+    /// Reads into `buffer` from `offset`, which must be before the end of what was written;
+    /// returns how many bytes were read (at least one).
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws -> Int {
+        while true {
+            let count = pread(descriptor, buffer.baseAddress, buffer.count, off_t(offset))
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw Failure(step: "reading a temporary file", code: errno) }
+            guard count > 0 else { throw Failure(step: "reading a temporary file", code: EIO) }
+            return count
         }
     }
 }
