@@ -10,8 +10,10 @@ import TripDocCore
 /// however that came about, so that the thread is not left running.
 final class BackgroundInflation: @unchecked Sendable {
     private let condition = NSCondition()
-    /// The entries the thread has started, by name.
+    /// The entries the thread has started and no reader has taken yet, by name.
     private var started: [String: ArrivingEntry] = [:]
+    /// The names of the entries readers have taken (``entry(_:)``).
+    private var taken: Set<String> = []
     private var isStopped = false
     private var isDone = false
     /// Why the thread ended early.
@@ -52,15 +54,21 @@ final class BackgroundInflation: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Waits until the entry `name` starts to arrive, and returns it.
+    /// Waits until the entry `name` starts to arrive, and hands it over: each entry is taken
+    /// once, and its memory (a large entry's mapping) goes when the reader and the thread are
+    /// both done with it, not when the whole inflation is.
     ///
     /// - Throws: What ended the inflation before it reached the entry, or ``ZipArchiveError``
     ///   when the archive does not hold it.
     func entry(_ name: String) throws -> ArrivingEntry {
         condition.lock()
         defer { condition.unlock() }
+        precondition(!taken.contains(name), "an arriving entry is taken once")
         while started[name] == nil, !isDone { condition.wait() }
-        if let entry = started[name] { return entry }
+        if let entry = started.removeValue(forKey: name) {
+            taken.insert(name)
+            return entry
+        }
         throw failure ?? ZipArchiveError.damaged(entry: name, "the entry could not be read")
     }
 

@@ -17,7 +17,7 @@ public struct ConsumedPages {
     /// How far the pages before it have been handed back.
     private var released = 0
     /// How much to read past before handing pages back again.
-    private static let stride = 32 << 20
+    private static let stride = 8 << 20
     /// How much just behind the reader is kept, for a reader that looks back a little.
     private static let margin = 1 << 20
 
