@@ -124,5 +124,31 @@ import TripDocTestSupport
                 "Everything/1501.children: points at Everything/1701, whose parent does not point back",
             ])
     }
-}
 
+    /// A snapshot's reference problems come property by property, as the schema lists them, and
+    /// down each list in its order, whatever each problem is; a repeated snapshot's come where
+    /// it is.
+    @Test func referenceProblemsComeInPropertyThenListOrder() {
+        var document = EdgeCaseDocuments.document()
+        func identifier(_ key: String) -> PersistentIdentifier { EdgeCaseDocuments.identifier(key) }
+        let otherEntity = PersistentIdentifier(
+            storeIdentifier: EdgeCaseDocuments.storeIdentifier, entityName: "Nothing", primaryKey: "5")
+        document.snapshots[0]["children"] = .references([identifier("3")])
+        document.snapshots[1]["parent"] = .reference(identifier("405"))
+        document.snapshots[1]["children"] = .references([identifier("1"), otherEntity, identifier("404"), identifier("3")])
+        var repeated = document.snapshots[1]
+        repeated["string"] = .string("repeated")
+        repeated["parent"] = .null
+        repeated["children"] = .references([identifier("406"), identifier("1")])
+        document.snapshots.append(repeated)
+        #expect(
+            IntegrityChecker().problems(in: document).map(\.description) == [
+                "Everything/2: appears more than once",
+                "Everything/1.children: points at Everything/3, whose parent does not point back",
+                "Everything/2.parent: points at Everything/405, which the document does not hold",
+                "Everything/2.children: points at Nothing/5, which the document does not hold",
+                "Everything/2.children: points at Everything/404, which the document does not hold",
+                "Everything/2.children: points at Everything/406, which the document does not hold",
+            ])
+    }
+}
