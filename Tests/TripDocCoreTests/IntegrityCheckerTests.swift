@@ -151,4 +151,30 @@ import TripDocTestSupport
                 "Everything/2.children: points at Everything/406, which the document does not hold",
             ])
     }
+
+    /// Identifiers first seen after a problem has named one are named right too: problems name
+    /// identifiers by the numbers the check gives them, worked out when first needed.
+    @Test func identifiersSeenAfterTheFirstProblemAreNamedRight() {
+        var document = EdgeCaseDocuments.document()
+        func identifier(_ key: String) -> PersistentIdentifier { EdgeCaseDocuments.identifier(key) }
+        document.snapshots[2]["string"] = document.snapshots[1]["string"]
+        var textKeyed = document.snapshots[0]
+        textKeyed.persistentIdentifier = identifier("abc")
+        textKeyed["string"] = .string("text keyed")
+        textKeyed["parent"] = .reference(identifier("xyz"))
+        let foreign = PersistentIdentifier(storeIdentifier: "OTHER", entityName: "Everything", primaryKey: "1")
+        textKeyed["children"] = .references([foreign])
+        var numbered = document.snapshots[0]
+        numbered.persistentIdentifier = identifier("9")
+        numbered["string"] = .string("numbered")
+        numbered["parent"] = .reference(identifier("77"))
+        document.snapshots += [textKeyed, numbered]
+        #expect(
+            IntegrityChecker().problems(in: document).map(\.description) == [
+                "Everything/3: has the same string as Everything/2",
+                "Everything/abc.parent: points at Everything/xyz, which the document does not hold",
+                "Everything/abc.children: points at Everything/1 of store OTHER, which the document does not hold",
+                "Everything/9.parent: points at Everything/77, which the document does not hold",
+            ])
+    }
 }

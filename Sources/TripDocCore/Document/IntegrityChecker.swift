@@ -17,7 +17,7 @@ public struct IntegrityChecker {
     }
 
     /// A check fed one snapshot at a time, in document order, that keeps only what the checks
-    /// need: each identifier once (as a number), each reference as three numbers, and the values
+    /// need: each identifier once (as a number), each reference as two numbers, and the values
     /// of uniqueness constraints. ``finish()`` gives the same problems, in the same order, as
     /// ``IntegrityChecker/problems(in:)`` gives for the whole document.
     public struct Session {
@@ -99,13 +99,15 @@ public struct IntegrityChecker {
         private var numbersByText: [[String: Int32]]
         /// Identifiers of other stores, temporary ones, and ones of entities the schema lacks.
         private var otherNumbers: [PersistentIdentifier: Int32] = [:]
-        /// Each number's identifier: the entity's place and the key's value, or (-1, -1 - n)
-        /// for `texts[n]`… see ``identifier(_:)``.
-        private var numbered: [(entity: Int32, key: Int64)] = []
-        private var texts: [String] = []
-        private var others: [PersistentIdentifier] = []
-        /// Whether a snapshot with the numbered identifier has been added.
-        private var present: [Bool] = []
+        /// How many identifiers have been numbered: the number the next one gets.
+        private var identifierCount: Int32 = 0
+        /// Each number's identifier, worked out from the tables above the first time a problem
+        /// names one (``identifier(_:)``), and kept up to date from then on: a document without
+        /// problems never needs it, and for a million identifiers it would take tens of MB.
+        private var identifiersByNumber: [PersistentIdentifier]?
+        /// For each numbered identifier, the place among the snapshots of the first snapshot
+        /// with it, or -1 while none has come.
+        private var firstSnapshots: [Int32] = []
 
         /// Numbers by numeric primary key: keys up to a bound that grows with the count (the
         /// usual `1, 2, 3, …`) index an array, larger ones a dictionary.
@@ -116,6 +118,12 @@ public struct IntegrityChecker {
 
             /// Makes room for keys up to about `count` in the array.
             mutating func reserveCapacity(_ count: Int) { dense.reserveCapacity(count + 1) }
+
+            /// Calls `body` with each key numbered and its number.
+            func forEach(_ body: (_ key: Int64, _ number: Int32) -> Void) {
+                for (key, number) in dense.enumerated() where number >= 0 { body(Int64(key), number) }
+                for (key, number) in sparse { body(key, number) }
+            }
 
             /// The number of `key`, or `next` (recorded) when it has none yet.
             mutating func number(of key: Int64, next: Int32) -> Int32 {
@@ -141,17 +149,27 @@ public struct IntegrityChecker {
             }
         }
 
-        /// A reference from one snapshot to another, kept until every snapshot is known.
-        private struct Reference {
-            var source: Int32
-            var target: Int32
+        /// Each relationship's references, by the relationship's number, kept until every
+        /// snapshot is known: (source, target) pairs (``pair(_:_:)``), eight bytes each, in
+        /// document order. The snapshot a pair is from is the first with its source
+        /// (``firstSnapshots``), and its place in that snapshot's list is how far it is into the
+        /// run of pairs with that source. A target of another entity than the relationship's
+        /// destination is kept as its number's complement, which is negative: it is dangling
+        /// whatever it names. The references of a snapshot whose identifier came before go to
+        /// ``repeatedReferences`` instead.
+        private var referencePairs: [ChunkedList<UInt64>]
+
+        /// A reference of a snapshot whose identifier came before, with where it is.
+        private struct RepeatedReference {
             var relationship: Int32
+            var source: Int32
+            /// As in ``referencePairs``: the complement of the number for another entity.
+            var target: Int32
             var snapshotIndex: Int32
-            var order: Int32
-            /// The target is of another entity than the relationship's destination.
-            var isOfOtherEntity: Bool
+            /// The place in the relationship's list.
+            var position: Int32
         }
-        private var references = ChunkedList<Reference>()
+        private var repeatedReferences: [RepeatedReference] = []
 
         /// The values of a uniqueness constraint in one snapshot, hashed once: a table of a
         /// million keys hashes each key again every time it grows, and hashing the strings and
@@ -203,6 +221,7 @@ public struct IntegrityChecker {
             let places = entityNumbers
             plans = schema.entities.map { EntityPlan($0, numbers: numbers[$0.name] ?? [:], places: places) }
             uniqueKeys = plans.map { Array(repeating: [:], count: $0.uniquenessConstraints.count) }
+            referencePairs = Array(repeating: ChunkedList(), count: inverseNumbers.count)
         }
 
         /// A session for a document with `header` and `schema`, with room made from the header's
@@ -214,9 +233,9 @@ public struct IntegrityChecker {
         }
 
         /// How many snapshots in all ``reserveCapacity(forSnapshotCounts:)`` makes room for in the
-        /// identifier tables (about 22 bytes each), and how many keys in all in the uniqueness
+        /// identifier tables (about 8 bytes each), and how many keys in all in the uniqueness
         /// tables (about 60 bytes each, every constraint counting), whatever the counts say: at
-        /// most about 100 MB of address space, little of it touched.
+        /// most about 80 MB of address space, little of it touched.
         public static var largestReservation: (snapshots: Int, uniqueKeys: Int) { (1 << 21, 1 << 20) }
 
         /// Makes room for about `counts[entity]` snapshots of each entity, so that the tables do
@@ -237,8 +256,7 @@ public struct IntegrityChecker {
                     uniqueKeys[place][index].reserveCapacity(keys)
                 }
             }
-            numbered.reserveCapacity(Self.largestReservation.snapshots - snapshotsLeft)
-            present.reserveCapacity(Self.largestReservation.snapshots - snapshotsLeft)
+            firstSnapshots.reserveCapacity(Self.largestReservation.snapshots - snapshotsLeft)
         }
 
         /// The number of `identifier`, given on first sight.
@@ -248,42 +266,73 @@ public struct IntegrityChecker {
                 return number(ofKey: identifier.primaryKey, entity: entity)
             }
             if let number = otherNumbers[identifier] { return number }
-            let number = Int32(numbered.count)
+            let number = takeNumber()
             otherNumbers[identifier] = number
-            numbered.append((-1, Int64(others.count)))
-            others.append(identifier)
-            present.append(false)
+            identifiersByNumber?.append(identifier)
             return number
         }
 
         /// The number of the identifier of this store with `key` in the entity numbered `entity`.
         private mutating func number(ofKey key: String, entity: Int) -> Int32 {
-            let next = Int32(numbered.count)
+            let next = identifierCount
             if let value = PrimaryKeyOrder.canonicalNumber(key) {
                 let number = numbersByValue[entity].number(of: value, next: next)
                 if number == next {
-                    numbered.append((Int32(entity), value))
-                    present.append(false)
+                    _ = takeNumber()
+                    if identifiersByNumber != nil { identifiersByNumber!.append(identifier(ofKey: String(value), entity: entity)) }
                 }
                 return number
             }
             let number = numbersByText[entity][key, default: next]
             if number == next {
                 numbersByText[entity][key] = next
-                numbered.append((Int32(entity), -1 - Int64(texts.count)))
-                texts.append(key)
-                present.append(false)
+                _ = takeNumber()
+                if identifiersByNumber != nil { identifiersByNumber!.append(identifier(ofKey: key, entity: entity)) }
             }
             return number
         }
 
+        /// The next number, taken for an identifier the caller puts in the tables (and in
+        /// ``identifiersByNumber``, once that exists).
+        private mutating func takeNumber() -> Int32 {
+            let number = identifierCount
+            identifierCount += 1
+            firstSnapshots.append(-1)
+            return number
+        }
+
+        /// The identifier of this store with `key` in the entity numbered `entity`.
+        private func identifier(ofKey key: String, entity: Int) -> PersistentIdentifier {
+            PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: entityNames[entity], primaryKey: key)
+        }
+
         /// The identifier numbered `number`.
-        private func identifier(_ number: Int32) -> PersistentIdentifier {
-            let (entity, key) = numbered[Int(number)]
-            if entity < 0 { return others[Int(key)] }
-            return PersistentIdentifier(
-                storeIdentifier: storeIdentifier, entityName: entityNames[Int(entity)],
-                primaryKey: key >= 0 ? String(key) : texts[Int(-1 - key)])
+        private mutating func identifier(_ number: Int32) -> PersistentIdentifier {
+            if identifiersByNumber == nil {
+                var identifiers = [PersistentIdentifier?](repeating: nil, count: Int(identifierCount))
+                for (entity, keys) in numbersByValue.enumerated() {
+                    keys.forEach { key, number in identifiers[Int(number)] = identifier(ofKey: String(key), entity: entity) }
+                }
+                for (entity, keys) in numbersByText.enumerated() {
+                    for (key, number) in keys { identifiers[Int(number)] = identifier(ofKey: key, entity: entity) }
+                }
+                for (identifier, number) in otherNumbers { identifiers[Int(number)] = identifier }
+                identifiersByNumber = identifiers.map { $0! }
+            }
+            return identifiersByNumber![Int(number)]
+        }
+
+        /// Marks the identifier numbered `source` seen in the snapshot being checked, and
+        /// reports it when it was seen before.
+        private mutating func markSeen(_ source: Int32, _ identifier: @autoclosure () -> PersistentIdentifier) {
+            isDuplicate = firstSnapshots[Int(source)] >= 0
+            if isDuplicate {
+                report(
+                    .init(kind: .duplicateIdentifier, identifier: identifier(), message: "appears more than once"),
+                    phase: 0, slot: 0)
+            } else {
+                firstSnapshots[Int(source)] = Int32(snapshotCount)
+            }
         }
 
         private mutating func report(_ problem: IntegrityProblem, phase: Int = 1, slot: Int, order: Int = 0) {
@@ -312,26 +361,14 @@ public struct IntegrityChecker {
             else { return add(record.snapshot) }
             defer { snapshotCount += 1 }
             let source = number(ofKey: record.primaryKey, entity: place)
-            isDuplicate = present[Int(source)]
-            if isDuplicate {
-                report(
-                    .init(kind: .duplicateIdentifier, identifier: record.persistentIdentifier, message: "appears more than once"),
-                    phase: 0, slot: 0)
-            }
-            present[Int(source)] = true
+            markSeen(source, record.persistentIdentifier)
             check(record, identifier: nil, number: source, place: place)
         }
 
         /// Marks the identifier seen and reports a duplicate, a foreign identifier or an unknown
         /// entity; returns the entity's place, or `nil` when the schema lacks it.
         private mutating func checkIdentity(_ identifier: PersistentIdentifier, number source: Int32) -> Int? {
-            isDuplicate = present[Int(source)]
-            if isDuplicate {
-                report(
-                    .init(kind: .duplicateIdentifier, identifier: identifier, message: "appears more than once"),
-                    phase: 0, slot: 0)
-            }
-            present[Int(source)] = true
+            markSeen(source, identifier)
             if !identifier.isPermanent(in: storeName) {
                 report(
                     .init(
@@ -375,9 +412,9 @@ public struct IntegrityChecker {
                     }
                 }
             }
-            var order: Int32 = 0
             for position in plan.relationships.indices {
                 let relationship = plan.relationships[position]
+                var listPosition: Int32 = 0
                 func refer(to target: PersistentIdentifier) {
                     let isOfDestination = target.isOf(plan.relationshipDestinations[position])
                     let targetNumber: Int32 =
@@ -386,13 +423,16 @@ public struct IntegrityChecker {
                         } else {
                             number(of: target)
                         }
-                    references.append(
-                        Reference(
-                            source: source, target: targetNumber, relationship: relationship.number,
-                            snapshotIndex: Int32(snapshotCount), order: order,
-                            // It is dangling whatever it names.
-                            isOfOtherEntity: !isOfDestination))
-                    order += 1
+                    let kept = isOfDestination ? targetNumber : ~targetNumber
+                    if isDuplicate {
+                        repeatedReferences.append(
+                            RepeatedReference(
+                                relationship: relationship.number, source: source, target: kept,
+                                snapshotIndex: Int32(snapshotCount), position: listPosition))
+                    } else {
+                        referencePairs[Int(relationship.number)].append(Self.pair(source, kept))
+                    }
+                    listPosition += 1
                 }
                 switch values[relationship.index] {
                 case .reference(let target): refer(to: target)
@@ -435,79 +475,60 @@ public struct IntegrityChecker {
         /// Every problem of the snapshots added, in document order. This ends the session: add
         /// nothing after it (a large session's tables are freed as it returns).
         public mutating func finish() -> [IntegrityProblem] {
-            // Each relationship's pairs (source, target), sorted, for the inverse check. A
-            // relationship and the inverse that names it back are checked by one merge of their
-            // two lists, so the second one's pairs are kept the other way round, (target,
-            // source): the first's pairs that the second lacks do not point back, and the
-            // reverse. No list is copied the other way round for it: memory touched for the first
-            // time is most of what this costs on a virtual machine.
-            let isKeptReversed = inverseNumbers.indices.map { relationship in
+            let unmatched = unmatchedPairs()
+            // The references that are problems, in document order per relationship. Names are
+            // worked out only for these.
+            var dangling: [(relationship: Int, source: Int32, target: Int32, snapshot: Int32, position: Int32)] = []
+            var mismatched: [(relationship: Int, source: Int32, target: Int32, snapshot: Int32, position: Int32)] = []
+            for relationship in referencePairs.indices {
                 let inverse = inverseNumbers[relationship]
-                return inverse >= 0 && inverse < relationship && inverseNumbers[inverse] == relationship
-            }
-            var pairs = [[UInt64]](repeating: [], count: inverseNumbers.count)
-            var pairCounts = [Int](repeating: 0, count: inverseNumbers.count)
-            for reference in references where !reference.isOfOtherEntity { pairCounts[Int(reference.relationship)] += 1 }
-            for index in pairs.indices { pairs[index].reserveCapacity(pairCounts[index]) }
-            for reference in references where !reference.isOfOtherEntity {
-                let relationship = Int(reference.relationship)
-                pairs[relationship].append(
-                    isKeptReversed[relationship]
-                        ? Self.pair(reference.target, reference.source) : Self.pair(reference.source, reference.target))
-            }
-            // Pairs are added in document order, so mostly in order already: sorting is cheap.
-            for index in pairs.indices { pairs[index].sort() }
-            // Per relationship with an inverse: the pairs (source, target) whose inverse does not
-            // point back. One pass over two sorted lists instead of a search per reference (a
-            // million searches through a million pairs each missed the cache at every step).
-            var unmatched = [Set<UInt64>](repeating: [], count: inverseNumbers.count)
-            for (relationship, inverse) in inverseNumbers.enumerated() where inverse >= 0 && !isKeptReversed[relationship] {
-                if isKeptReversed[inverse] && inverseNumbers[inverse] == relationship {
-                    let (forwards, backwards) = Self.differences(pairs[relationship], pairs[inverse])
-                    unmatched[relationship] = forwards
-                    unmatched[inverse] = Set(backwards.map(Self.swapped))
-                } else if !pairs[relationship].isEmpty {
-                    // The inverse's pairs the other way round (as they are kept, when it has a
-                    // partner of its own that names it back).
-                    let backwards = isKeptReversed[inverse] ? pairs[inverse] : pairs[inverse].map(Self.swapped).sorted()
-                    unmatched[relationship] = Self.differences(pairs[relationship], backwards, collectingSecond: false).onlyInFirst
-                }
-            }
-            var relationshipNames: [Int: String] = [:]
-            var inverseNames: [Int: String] = [:]
-            for (entityName, relationships) in relationshipNumbers {
-                for (name, number) in relationships {
-                    relationshipNames[number] = name
-                    if let inverse = entities[entityName]?.relationship(named: name)?.inverseName {
-                        inverseNames[number] = inverse
+                let unmatchedHere = unmatched[relationship]
+                forEachReference(of: relationship) { source, target, snapshot, position in
+                    if target < 0 || firstSnapshots[Int(target)] < 0 {
+                        dangling.append((relationship, source, target, snapshot, position))
+                    } else if inverse == -2
+                        || (inverse >= 0 && !unmatchedHere.isEmpty && unmatchedHere.contains(Self.pair(source, target)))
+                    {
+                        mismatched.append((relationship, source, target, snapshot, position))
                     }
                 }
             }
-            for reference in references {
-                // Names are worked out only for a problem.
-                func problem(_ kind: IntegrityProblem.Kind, _ message: (PersistentIdentifier) -> String) {
-                    found.append(
-                        (
-                            (1, Int(reference.snapshotIndex), 3, Int(reference.order)),
-                            .init(
-                                kind: kind, identifier: identifier(reference.source),
-                                property: relationshipNames[Int(reference.relationship)]!,
-                                message: message(identifier(reference.target)))
-                        ))
-                }
-                guard !reference.isOfOtherEntity, present[Int(reference.target)] else {
-                    problem(.danglingReference) { "points at \($0), which the document does not hold" }
-                    continue
-                }
-                let inverse = inverseNumbers[Int(reference.relationship)]
-                guard inverse != -1 else { continue }
-                if inverse == -2
-                    || (!unmatched[Int(reference.relationship)].isEmpty
-                        && unmatched[Int(reference.relationship)].contains(Self.pair(reference.source, reference.target)))
-                {
-                    problem(.inverseMismatch) {
-                        "points at \($0), whose \(inverseNames[Int(reference.relationship)]!) does not point back"
+            if !dangling.isEmpty || !mismatched.isEmpty {
+                var relationshipNames: [Int: String] = [:]
+                var inverseNames: [Int: String] = [:]
+                for (entityName, relationships) in relationshipNumbers {
+                    for (name, number) in relationships {
+                        relationshipNames[number] = name
+                        if let inverse = entities[entityName]?.relationship(named: name)?.inverseName {
+                            inverseNames[number] = inverse
+                        }
                     }
+                }
+                // A snapshot's references sort by relationship (numbered in schema order), then
+                // by place in its list.
+                func report(
+                    _ references: [(relationship: Int, source: Int32, target: Int32, snapshot: Int32, position: Int32)],
+                    _ kind: IntegrityProblem.Kind, _ message: (_ target: PersistentIdentifier, _ relationship: Int) -> String
+                ) {
+                    for reference in references {
+                        let problem = IntegrityProblem(
+                            kind: kind, identifier: identifier(reference.source),
+                            property: relationshipNames[reference.relationship]!,
+                            message: message(identifier(reference.target < 0 ? ~reference.target : reference.target), reference.relationship))
+                        found.append(((1, Int(reference.snapshot), 3, reference.relationship << 32 | Int(reference.position)), problem))
+                    }
+                }
+                report(dangling, .danglingReference) { target, _ in
+                    // An identifier of another store is named with it: its entity and key may
+                    // well be a model of this document.
+                    if let store = target.storeIdentifier, store != storeIdentifier, !target.isTemporary {
+                        "points at \(target) of store \(store), which the document does not hold"
+                    } else {
+                        "points at \(target), which the document does not hold"
+                    }
+                }
+                report(mismatched, .inverseMismatch) { target, relationship in
+                    "points at \(target), whose \(inverseNames[relationship]!) does not point back"
                 }
             }
             let problems = found.enumerated().sorted { a, b in
@@ -515,6 +536,80 @@ public struct IntegrityChecker {
             }.map(\.element.problem)
             if snapshotCount > Self.largestFreedInPlace { releaseTables() }
             return problems
+        }
+
+        /// Calls `body` with each reference of `relationship`, in document order: its source, its
+        /// target as ``referencePairs`` keeps it, the place of its snapshot, and its place in
+        /// the snapshot's list.
+        private func forEachReference(
+            of relationship: Int, _ body: (_ source: Int32, _ target: Int32, _ snapshot: Int32, _ position: Int32) -> Void
+        ) {
+            var runSource: Int32 = -1
+            var position: Int32 = 0
+            for pair in referencePairs[relationship] {
+                let source = Self.source(of: pair)
+                if source == runSource {
+                    position += 1
+                } else {
+                    runSource = source
+                    position = 0
+                }
+                body(source, Self.target(of: pair), firstSnapshots[Int(source)], position)
+            }
+            for reference in repeatedReferences where reference.relationship == relationship {
+                body(reference.source, reference.target, reference.snapshotIndex, reference.position)
+            }
+        }
+
+        /// Per relationship with an inverse: the pairs (source, target) whose inverse does not
+        /// point back.
+        ///
+        /// Each relationship's pairs are sorted, and compared with its inverse's, turned round, in
+        /// one pass over both lists (a search per reference, a million searches through a
+        /// million pairs, missed the cache at every step). A relationship and the inverse that
+        /// names it back take one pass for both: the first's pairs that the second lacks do not
+        /// point back, and the reverse. The sorted lists are made one relationship at a time,
+        /// so at most two of them exist at once.
+        private func unmatchedPairs() -> [Set<UInt64>] {
+            // Whether a relationship is the second of two that name each other back.
+            let isSecondOfTwo = inverseNumbers.indices.map { relationship in
+                let inverse = inverseNumbers[relationship]
+                return inverse >= 0 && inverse < relationship && inverseNumbers[inverse] == relationship
+            }
+            var unmatched = [Set<UInt64>](repeating: [], count: inverseNumbers.count)
+            for (relationship, inverse) in inverseNumbers.enumerated() where inverse >= 0 && !isSecondOfTwo[relationship] {
+                if isSecondOfTwo[inverse] && inverseNumbers[inverse] == relationship {
+                    let (forwards, backwards) = Self.differences(
+                        sortedPairs(of: relationship, turned: false), sortedPairs(of: inverse, turned: true))
+                    unmatched[relationship] = forwards
+                    unmatched[inverse] = Set(backwards.map(Self.swapped))
+                } else if referencePairs[relationship].count > 0
+                    || repeatedReferences.contains(where: { $0.relationship == relationship })
+                {
+                    unmatched[relationship] = Self.differences(
+                        sortedPairs(of: relationship, turned: false), sortedPairs(of: inverse, turned: true),
+                        collectingSecond: false
+                    ).onlyInFirst
+                }
+            }
+            return unmatched
+        }
+
+        /// The pairs of `relationship` whose target is of its destination, (target, source) when
+        /// `turned`, sorted.
+        private func sortedPairs(of relationship: Int, turned: Bool) -> [UInt64] {
+            var pairs: [UInt64] = []
+            pairs.reserveCapacity(referencePairs[relationship].count)
+            for pair in referencePairs[relationship] where Self.target(of: pair) >= 0 {
+                pairs.append(turned ? Self.swapped(pair) : pair)
+            }
+            for reference in repeatedReferences where reference.relationship == relationship && reference.target >= 0 {
+                let pair = Self.pair(reference.source, reference.target)
+                pairs.append(turned ? Self.swapped(pair) : pair)
+            }
+            // Pairs come in document order, so mostly in order already: sorting is cheap.
+            pairs.sort()
+            return pairs
         }
 
         /// A session of more snapshots than this frees its tables on a thread of its own when it
@@ -526,15 +621,15 @@ public struct IntegrityChecker {
         /// no more snapshots.
         private mutating func releaseTables() {
             BackgroundRelease.release(
-                (numbersByValue, numbersByText, otherNumbers, numbered, texts, others, present, references, uniqueKeys))
+                (numbersByValue, numbersByText, otherNumbers, identifiersByNumber, firstSnapshots, referencePairs,
+                 repeatedReferences, uniqueKeys))
             numbersByValue = []
             numbersByText = []
             otherNumbers = [:]
-            numbered = []
-            texts = []
-            others = []
-            present = []
-            references = ChunkedList()
+            identifiersByNumber = nil
+            firstSnapshots = []
+            referencePairs = []
+            repeatedReferences = []
             uniqueKeys = []
         }
 
