@@ -121,49 +121,54 @@ public struct DocumentEncoder {
                 identifier: identifier ?? record.persistentIdentifier, property: plan.propertiesInKeyOrder[index].name,
                 message: message)
         }
+        // Throws unless `value` fits `coding`: the check of a record whose values were not
+        // decoded by this plan's types.
+        func check(_ value: SnapshotValue, against coding: EntityCodingPlan.Coding, at index: Int) throws {
+            switch coding.role {
+            case .attribute:
+                guard value.fits(coding.type) else {
+                    throw failure(index, "holds \(value.kindDescription), expected \(coding.type.name)")
+                }
+            case .toOne:
+                guard case .reference(let target) = value, target.isOf(coding.destinationName) else {
+                    throw failure(
+                        index,
+                        "holds \(value.kindDescription), expected a reference to a \(plan.propertiesInKeyOrder[index].destination)")
+                }
+            case .toMany:
+                guard case .references(let targets) = value, targets.allSatisfy({ $0.isOf(coding.destinationName) })
+                else {
+                    throw failure(
+                        index,
+                        "holds \(value.kindDescription), expected references to \(plan.propertiesInKeyOrder[index].destination) models")
+                }
+            }
+        }
         writer.beginObject()
         writer.key(EntityCodingPlan.identifierKey)
         writer.writeString(record.primaryKey)
         // By place, from the plan's value arrays: no property object's references are counted.
+        // Through buffer pointers, which lend their elements: an array's subscript copies each
+        // value and coding out, counting the references they hold.
         let keys = plan.keysInKeyOrder
-        let codings = plan.codingsInKeyOrder
-        let values = record.values
-        for index in codings.indices {
-            let coding = codings[index]
-            if case .null = values[index] {
-                if coding.role == .attribute, !coding.isOptional {
-                    throw failure(index, "is nil but the attribute is not optional")
-                }
-                continue
-            }
-            if !valuesChecked {
-                let value = values[index]
-                switch coding.role {
-                case .attribute:
-                    guard value.fits(coding.type) else {
-                        throw failure(index, "holds \(value.kindDescription), expected \(coding.type.name)")
+        try plan.codingsInKeyOrder.withUnsafeBufferPointer { codings in
+            try record.values.withUnsafeBufferPointer { values in
+                for index in codings.indices {
+                    if case .null = values[index] {
+                        if codings[index].role == .attribute, !codings[index].isOptional {
+                            throw failure(index, "is nil but the attribute is not optional")
+                        }
+                        continue
                     }
-                case .toOne:
-                    guard case .reference(let target) = value, target.isOf(coding.destinationName) else {
-                        throw failure(
-                            index,
-                            "holds \(value.kindDescription), expected a reference to a \(plan.propertiesInKeyOrder[index].destination)")
-                    }
-                case .toMany:
-                    guard case .references(let targets) = value, targets.allSatisfy({ $0.isOf(coding.destinationName) })
-                    else {
-                        throw failure(
-                            index,
-                            "holds \(value.kindDescription), expected references to \(plan.propertiesInKeyOrder[index].destination) models")
+                    if !valuesChecked { try check(values[index], against: codings[index], at: index) }
+                    // References are written as their primary keys (encodeValue), as everywhere.
+                    writer.key(keys[index])
+                    if codings[index].usesExternalStorage, case .data(let data) = values[index] {
+                        writer.writeData(data, externalStorage: true)
+                    } else {
+                        encodeValue(values[index], as: codings[index].type, to: &writer)
                     }
                 }
-            }
-            // References are written as their primary keys (encodeValue), as everywhere.
-            writer.key(keys[index])
-            if coding.usesExternalStorage, case .data(let data) = values[index] {
-                writer.writeData(data, externalStorage: true)
-            } else {
-                encodeValue(values[index], as: coding.type, to: &writer)
             }
         }
         writer.endObject()
