@@ -159,17 +159,20 @@ public struct IntegrityChecker {
         /// ``repeatedReferences`` instead.
         private var referencePairs: [ChunkedList<UInt64>]
 
-        /// A reference of a snapshot whose identifier came before, with where it is.
-        private struct RepeatedReference {
+        /// A reference with where it is: what ``repeatedReferences`` keeps, and what
+        /// ``forEachReference(of:_:)`` works out for a pair.
+        private struct LocatedReference {
             var relationship: Int32
             var source: Int32
             /// As in ``referencePairs``: the complement of the number for another entity.
             var target: Int32
-            var snapshotIndex: Int32
-            /// The place in the relationship's list.
+            /// The place of the snapshot among the document's.
+            var snapshot: Int32
+            /// The place in the snapshot's list for the relationship.
             var position: Int32
         }
-        private var repeatedReferences: [RepeatedReference] = []
+        /// The references of snapshots whose identifier came before.
+        private var repeatedReferences: [LocatedReference] = []
 
         /// The values of a uniqueness constraint in one snapshot, hashed once: a table of a
         /// million keys hashes each key again every time it grows, and hashing the strings and
@@ -426,9 +429,9 @@ public struct IntegrityChecker {
                     let kept = isOfDestination ? targetNumber : ~targetNumber
                     if isDuplicate {
                         repeatedReferences.append(
-                            RepeatedReference(
+                            LocatedReference(
                                 relationship: relationship.number, source: source, target: kept,
-                                snapshotIndex: Int32(snapshotCount), position: listPosition))
+                                snapshot: Int32(snapshotCount), position: listPosition))
                     } else {
                         referencePairs[Int(relationship.number)].append(Self.pair(source, kept))
                     }
@@ -478,18 +481,19 @@ public struct IntegrityChecker {
             let unmatched = unmatchedPairs()
             // The references that are problems, in document order per relationship. Names are
             // worked out only for these.
-            var dangling: [(relationship: Int, source: Int32, target: Int32, snapshot: Int32, position: Int32)] = []
-            var mismatched: [(relationship: Int, source: Int32, target: Int32, snapshot: Int32, position: Int32)] = []
+            var dangling: [LocatedReference] = []
+            var mismatched: [LocatedReference] = []
             for relationship in referencePairs.indices {
                 let inverse = inverseNumbers[relationship]
                 let unmatchedHere = unmatched[relationship]
-                forEachReference(of: relationship) { source, target, snapshot, position in
-                    if target < 0 || firstSnapshots[Int(target)] < 0 {
-                        dangling.append((relationship, source, target, snapshot, position))
+                forEachReference(of: relationship) { reference in
+                    if reference.target < 0 || firstSnapshots[Int(reference.target)] < 0 {
+                        dangling.append(reference)
                     } else if inverse == -2
-                        || (inverse >= 0 && !unmatchedHere.isEmpty && unmatchedHere.contains(Self.pair(source, target)))
+                        || (inverse >= 0 && !unmatchedHere.isEmpty
+                            && unmatchedHere.contains(Self.pair(reference.source, reference.target)))
                     {
-                        mismatched.append((relationship, source, target, snapshot, position))
+                        mismatched.append(reference)
                     }
                 }
             }
@@ -507,15 +511,16 @@ public struct IntegrityChecker {
                 // A snapshot's references sort by relationship (numbered in schema order), then
                 // by place in its list.
                 func report(
-                    _ references: [(relationship: Int, source: Int32, target: Int32, snapshot: Int32, position: Int32)],
-                    _ kind: IntegrityProblem.Kind, _ message: (_ target: PersistentIdentifier, _ relationship: Int) -> String
+                    _ references: [LocatedReference], _ kind: IntegrityProblem.Kind,
+                    _ message: (_ target: PersistentIdentifier, _ relationship: Int) -> String
                 ) {
                     for reference in references {
+                        let relationship = Int(reference.relationship)
+                        let target = reference.target < 0 ? ~reference.target : reference.target
                         let problem = IntegrityProblem(
-                            kind: kind, identifier: identifier(reference.source),
-                            property: relationshipNames[reference.relationship]!,
-                            message: message(identifier(reference.target < 0 ? ~reference.target : reference.target), reference.relationship))
-                        found.append(((1, Int(reference.snapshot), 3, reference.relationship << 32 | Int(reference.position)), problem))
+                            kind: kind, identifier: identifier(reference.source), property: relationshipNames[relationship]!,
+                            message: message(identifier(target), relationship))
+                        found.append(((1, Int(reference.snapshot), 3, relationship << 32 | Int(reference.position)), problem))
                     }
                 }
                 report(dangling, .danglingReference) { target, _ in
@@ -538,12 +543,8 @@ public struct IntegrityChecker {
             return problems
         }
 
-        /// Calls `body` with each reference of `relationship`, in document order: its source, its
-        /// target as ``referencePairs`` keeps it, the place of its snapshot, and its place in
-        /// the snapshot's list.
-        private func forEachReference(
-            of relationship: Int, _ body: (_ source: Int32, _ target: Int32, _ snapshot: Int32, _ position: Int32) -> Void
-        ) {
+        /// Calls `body` with each reference of `relationship`, in document order, with where it is.
+        private func forEachReference(of relationship: Int, _ body: (LocatedReference) -> Void) {
             var runSource: Int32 = -1
             var position: Int32 = 0
             for pair in referencePairs[relationship] {
@@ -554,11 +555,12 @@ public struct IntegrityChecker {
                     runSource = source
                     position = 0
                 }
-                body(source, Self.target(of: pair), firstSnapshots[Int(source)], position)
+                body(
+                    LocatedReference(
+                        relationship: Int32(relationship), source: source, target: Self.target(of: pair),
+                        snapshot: firstSnapshots[Int(source)], position: position))
             }
-            for reference in repeatedReferences where reference.relationship == relationship {
-                body(reference.source, reference.target, reference.snapshotIndex, reference.position)
-            }
+            for reference in repeatedReferences where reference.relationship == relationship { body(reference) }
         }
 
         /// Per relationship with an inverse: the pairs (source, target) whose inverse does not
