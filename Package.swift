@@ -65,6 +65,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Writes and checks man/tripdoc.1 from the tool's help (scripts/generate-man).
+        .executableTarget(
+            name: "tripdoc-manual", dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // Documents with every attribute type at its edges, shared by the suites.
         .target(name: "TripDocTestSupport", dependencies: ["TripDocCore"], path: "Tests/TripDocTestSupport"),
         // Read and write speed per format, for the closing notes and the performance work.
@@ -91,7 +94,7 @@ let package = Package(
         .testTarget(name: "TripDocModelTests", dependencies: ["TripDoc", "TripDocTestSupport"]),
         .testTarget(name: "TripDocKitTests", dependencies: ["TripDocKit", "TripDocTestSupport"]),
         .testTarget(
-            name: "tripdocTests", dependencies: ["tripdoc", "tripdoc-stress-writer", "SampleTrips"],
+            name: "tripdocTests", dependencies: ["tripdoc", "tripdoc-manual", "tripdoc-stress-writer", "SampleTrips"],
             resources: [.copy("Fixtures")]),
     ]
 )
