@@ -126,6 +126,17 @@ import Testing
         #expect(text.contains("Integrity:         1 problem\n  Trip/1.bucketList: points at BucketListItem/99"))
     }
 
+    @Test func inspectCheckExitsWithOneOnlyWhenThereAreProblems() throws {
+        let damaged = try tripdoc.run("inspect", "dangling-reference.json", "--check")
+        #expect(damaged.status == 1)
+        #expect(damaged.stdout == (try tripdoc.run("inspect", "dangling-reference.json").stdout))
+        #expect(damaged.stderr == "")
+        #expect(try tripdoc.run("inspect", "dangling-reference.json", "--check", "--json").status == 1)
+        #expect(try tripdoc.run("inspect", "trips.json", "--check").status == 0)
+        // A document that cannot be read is still an error, not a problem.
+        #expect(try tripdoc.run("inspect", "missing.json", "--check").status == 2)
+    }
+
     // MARK: convert
 
     @Test func convertMakesANewStoreWithEveryIdentifierRemapped() throws {

@@ -12,7 +12,9 @@ extension TripDocCommand {
                 and every integrity problem (the document is read one snapshot at a time, so \
                 memory holds the check's tables, not the document): duplicate identifiers, dangling references, relationships whose inverse \
                 disagrees, values that do not fit the schema, uniqueness violations. Problems are \
-                reported, not errors: the exit status is 0 when the document could be read.
+                reported, not errors: the exit status is 0 when the document could be read, \
+                unless --check asks for 1 when it has problems (for scripts and CI jobs that gate \
+                on a document).
 
                 --json prints an object with at least: file, size, format, formatVersion, \
                 storeIdentifier, schemaVersion, generator, entities, counts (entity name to \
@@ -24,6 +26,7 @@ extension TripDocCommand {
                 Examples:
                   tripdoc inspect trips.json
                   tripdoc inspect trips.json --json
+                  tripdoc inspect trips.json --check --json
                 """)
 
         @Argument(help: "The document to read ('-' for standard input).")
@@ -31,6 +34,9 @@ extension TripDocCommand {
 
         @Flag(help: "Print JSON instead of text.")
         var json = false
+
+        @Flag(help: "Exit with 1 when the document has integrity problems (the report is printed all the same).")
+        var check = false
 
         @OptionGroup var limitOptions: LimitOptions
 
@@ -41,6 +47,7 @@ extension TripDocCommand {
             } else {
                 print(report.text, terminator: "")
             }
+            if check, !report.problems.isEmpty { throw ExitCode(1) }
         }
     }
 }
