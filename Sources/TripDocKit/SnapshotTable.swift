@@ -12,6 +12,8 @@ public struct SnapshotTable {
     public var snapshots: [DefaultSnapshot]
     /// How many snapshots the entity has in all.
     public var total: Int
+    /// How many met the selection's condition or wanted identifiers (`nil` when it had none).
+    public var matching: Int?
 
     /// Tables for `document`, one per entity (or only `entityName`), at most `limit` rows each.
     public static func tables(for document: Document, entityName: String?, limit: Int?) -> [SnapshotTable] {
@@ -27,7 +29,8 @@ public struct SnapshotTable {
         guard let schema = selection.schema else { return [] }
         return schema.entities.filter { selection.wantsSnapshots(of: $0) }.map { entity in
             SnapshotTable(
-                entity: entity, snapshots: selection.snapshots[entity.name] ?? [], total: selection.totals[entity.name] ?? 0)
+                entity: entity, snapshots: selection.snapshots[entity.name] ?? [], total: selection.totals[entity.name] ?? 0,
+                matching: selection.isFiltered ? selection.matches[entity.name] ?? 0 : nil)
         }
     }
 
@@ -52,7 +55,8 @@ public struct SnapshotTable {
             rows.append(row.map(Self.truncated))
         }
         let widths = columns.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
-        var lines = ["\(entity.name) (\(snapshots.count) of \(total))"]
+        let count = matching.map { "\(snapshots.count) of \($0) matching, \(total) in all" } ?? "\(snapshots.count) of \(total)"
+        var lines = ["\(entity.name) (\(count))"]
         for row in rows {
             let cells = row.enumerated().map { index, cell in
                 index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)

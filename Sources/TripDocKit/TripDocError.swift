@@ -17,6 +17,8 @@ public enum TripDocError: Error, Hashable, Sendable, CustomStringConvertible {
     case unknownEntity(name: String, path: String, known: [String])
     /// The document has integrity problems that stop the operation.
     case documentHasProblems(path: String, problems: [IntegrityProblem])
+    /// `--id` names an object the document does not hold.
+    case unknownObject(identifier: String, path: String)
     /// An argument is out of range.
     case invalidArgument(String)
 
@@ -40,6 +42,8 @@ public enum TripDocError: Error, Hashable, Sendable, CustomStringConvertible {
         case .documentHasProblems(let path, let problems):
             "\(path) has \(problems.count) integrity problem(s); run tripdoc inspect \(path) to see them all. First: "
                 + problems.prefix(3).map(\.description).joined(separator: "; ")
+        case .unknownObject(let identifier, let path):
+            "\(path) holds no object \(identifier); tripdoc show \(path) --entity \(identifier.prefix { $0 != "/" }) lists them"
         case .invalidArgument(let message):
             message
         }

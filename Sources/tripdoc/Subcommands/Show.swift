@@ -17,10 +17,30 @@ extension TripDocCommand {
                 other entities are skipped (a bundle does not inflate their entries), and the \
                 snapshots of an entity past --limit are counted, not decoded.
 
+                --where selects the snapshots of --entity that meet a condition, --sort orders \
+                them (memory holds --limit of them, not the entity), --id shows one object and \
+                --follow adds the objects the shown ones reference. A condition compares \
+                properties with values (==, !=, <, <=, >, >=) and combines comparisons with &&, || \
+                and !, with parentheses. Values are strings in double quotes, numbers, true, false, \
+                nil and dates (2030-01-01, or 2030-01-01T09:30:00Z); a string compared with a UUID \
+                or URL attribute is read as one. A property is an attribute, a to-one \
+                relationship (compared with nil), an attribute of what a to-one relationship \
+                points at (livingAccommodation.placeName), or the count of a to-many \
+                relationship, string, array or data (bucketList.count). Strings have \
+                contains(S), hasPrefix(S), hasSuffix(S), localizedStandardContains(S) (ignoring \
+                case and diacritics), lowercased() and uppercased() (destination.lowercased() == \
+                "lisbon"). The condition is checked against the document's schema first: an \
+                unknown property, a string compared with a number or an order asked of values \
+                that have none is an error that shows the column. Snapshots with nil sort first.
+
                 Examples:
                   tripdoc show trips.json
                   tripdoc show trips.json --entity Trip --limit 10
                   tripdoc show trips.json --json
+                  tripdoc show trips.json --entity Trip --where 'destination == "Lisbon" && startDate >= 2030-01-01'
+                  tripdoc show trips.json --entity Trip --sort startDate --reverse --limit 10
+                  tripdoc show trips.json --entity Trip --where 'bucketList.count > 3 || name.hasPrefix("Tok")'
+                  tripdoc show trips.json --id Trip/42 --follow
                 """)
 
         @Argument(help: "The document to read ('-' for standard input).")
@@ -32,6 +52,21 @@ extension TripDocCommand {
         @Option(help: "Show at most this many snapshots per entity.")
         var limit: Int?
 
+        @Option(name: .customLong("where"), help: "Show only the snapshots of --entity that meet this condition.")
+        var condition: String?
+
+        @Option(help: "Order the snapshots of --entity by these properties (comma-separated).")
+        var sort: String?
+
+        @Flag(help: "Reverse the --sort order (largest first).")
+        var reverse = false
+
+        @Option(help: "Show only this object: Entity/key, as Trip/42.")
+        var id: String?
+
+        @Flag(help: "Also show the objects the shown ones reference (with --id or --where).")
+        var follow = false
+
         @Flag(help: "Print JSON instead of tables.")
         var json = false
 
@@ -39,31 +74,21 @@ extension TripDocCommand {
 
         func validate() throws {
             if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more, not \(limit)") }
+            if reverse, sort == nil { throw ValidationError("--reverse reverses --sort: give --sort too") }
         }
 
         func run() throws {
             let limits = try limitOptions.limits()
-            // Read piece by piece, keeping only what is shown; a document whose snapshots are
-            // out of order is read whole instead.
             let data = try DocumentFileReader.contents(of: file, limits: limits, mapped: true)
             let format = try DocumentFile.format(of: data, path: file)
-            var selection = SnapshotSelection(entityName: entity, limit: limit)
-            let document: Document
-            let tables: [SnapshotTable]
-            do {
-                try format.readDocument(from: data, file: file, limits: limits, into: &selection)
-                document = selection.document!
-                tables = SnapshotTable.tables(for: selection)
-            } catch is SnapshotSelection.OutOfOrder {
-                let source = try DocumentFile.read(data, path: file, limits: limits)
-                document = source.document
-                tables = SnapshotTable.tables(for: document, entityName: entity, limit: limit)
-            }
-            try DocumentFile(path: file, format: format, size: data.count, document: document).checkEntity(entity)
+            let query = DocumentQuery(
+                entityName: entity, condition: condition, sort: sort, reversed: reverse, limit: limit, identifier: id,
+                follow: follow)
+            let selection = try query.select(from: data, format: format, file: file, limits: limits)
             if json {
-                FileHandle.standardOutput.write(try SnapshotTable.jsonData(for: tables, of: document))
+                FileHandle.standardOutput.write(try SnapshotTable.jsonData(for: selection.tables, of: selection.document))
             } else {
-                print(tables.map(\.text).joined(separator: "\n"), terminator: "")
+                print(selection.tables.map(\.text).joined(separator: "\n"), terminator: "")
             }
         }
     }
