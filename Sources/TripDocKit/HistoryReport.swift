@@ -13,15 +13,45 @@ public struct HistoryReport {
     /// How far the document's history was deleted.
     public var deletedThrough: Int64
 
-    /// Selects the transactions of `file` that `query` asks for.
+    /// Selects the transactions of `file` that `query` asks for, and with `condition` (a
+    /// `--where` expression over the one entity `query` names) only the changes to objects that
+    /// meet it: an object the document holds as it is now, a deleted one as its tombstone keeps it
+    /// (attributes not preserved on deletion are nil). The limit counts the transactions left.
     ///
-    /// - Throws: ``HistoryError`` for an expired or foreign token.
-    public init(_ file: DocumentFile, query: HistoryQuery) throws {
+    /// - Throws: ``HistoryError`` for an expired or foreign token, ``QueryError`` for a condition
+    ///   that does not parse or fit the schema.
+    public init(_ file: DocumentFile, query: HistoryQuery, condition: String? = nil) throws {
         let document = file.document
         storeIdentifier = document.storeIdentifier
         schema = document.schema
-        transactions = try document.history.transactions(matching: query, storeIdentifier: document.storeIdentifier)
         deletedThrough = document.history.deletedThrough
+        guard let condition, let entityName = query.entityNames?.first, let entity = schema.entity(named: entityName) else {
+            transactions = try document.history.transactions(matching: query, storeIdentifier: document.storeIdentifier)
+            return
+        }
+        let matcher = try SnapshotQuery(condition, entity: entity, schema: schema)
+        var unlimited = query
+        unlimited.fetchLimit = nil
+        let selected = try document.history.transactions(matching: unlimited, storeIdentifier: storeIdentifier)
+        var matching = matcher.matchingIdentifiers { document.snapshots(of: $0) }
+        var related = RelatedSnapshots()
+        for (name, properties) in matcher.relatedProperties {
+            for snapshot in document.snapshots(of: name) { related.keep(snapshot, properties: properties) }
+        }
+        for transaction in selected {
+            for case .delete(let identifier, let tombstone) in transaction.changes
+            where identifier.entityName == entityName
+                && matcher.matches(DefaultSnapshot(persistentIdentifier: identifier, values: tombstone), related: related)
+            {
+                matching.insert(identifier)
+            }
+        }
+        transactions = Array(
+            selected.compactMap { transaction -> HistoryTransactionRecord? in
+                var kept = transaction
+                kept.changes = transaction.changes.filter { matching.contains($0.changedPersistentIdentifier) }
+                return kept.changes.isEmpty ? nil : kept
+            }.prefix(query.fetchLimit ?? Int.max))
     }
 
     /// Parses a token as the user wrote it: `STORE:N`, or `N` for this document's store.

@@ -116,3 +116,15 @@ struct QueryNode: Sendable {
     var attributeType: AttributeType?
     var evaluate: @Sendable (DefaultSnapshot, RelatedSnapshots) -> QueryValue
 }
+
+extension SnapshotQuery {
+    /// The identifiers of the snapshots of ``entityName`` that match, among `snapshots` of a
+    /// document held in memory; `snapshotsOf` gives an entity's snapshots (for the related ones).
+    public func matchingIdentifiers(snapshotsOf: (String) -> [DefaultSnapshot]) -> Set<PersistentIdentifier> {
+        var related = RelatedSnapshots()
+        for (entity, properties) in relatedProperties {
+            for snapshot in snapshotsOf(entity) { related.keep(snapshot, properties: properties) }
+        }
+        return Set(snapshotsOf(entityName).filter { matches($0, related: related) }.map(\.persistentIdentifier))
+    }
+}

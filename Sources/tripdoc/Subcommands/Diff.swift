@@ -29,6 +29,10 @@ extension TripDocCommand {
                 are listed as "- history TOKEN" and "+ history TOKEN" and make the documents differ. Snapshots and values are in the document coding of docs/FORMATS.md; \
                 references are "Entity/key" in B, "a:Entity/key" for a target only in A; nil is "".
 
+                --where, with --entity, compares only the objects that meet a condition (the \
+                language of show --where) in A or in B: an object added in B that meets it, one \
+                removed from A that met it, one changed that meets it before or after.
+
                 Exit status: 0 when the documents have the same content, 1 when they differ, 2 on \
                 trouble (as diff(1)).
 
@@ -36,6 +40,7 @@ extension TripDocCommand {
                   tripdoc diff trips.json trips.plist
                   tripdoc diff old.json new.json --entity Trip --ignore details
                   tripdoc diff a.json b.tripbundle --map map.json --json
+                  tripdoc diff old.json new.json --entity Trip --where 'destination == "Tokyo"'
                 """)
 
         @Argument(help: "The first document ('-' for standard input).")
@@ -61,6 +66,11 @@ extension TripDocCommand {
             help: "Leave out these properties (NAME or Entity.NAME).")
         var ignore: [String] = []
 
+        @Option(
+            name: .customLong("where"),
+            help: "Compare only the objects of --entity that meet this condition on either side (the language of show --where).")
+        var condition: String?
+
         @Flag(help: "Also compare history: list the transactions only one side has.")
         var history = false
 
@@ -74,14 +84,18 @@ extension TripDocCommand {
                 throw ValidationError("--match must be one of auto, key, unique, map, content; not '\(match)'")
             }
             if a == "-", b == "-" { throw ValidationError("only one of A and B can be standard input") }
+            if condition != nil, entity == nil { throw ValidationError("--where applies to one entity: give --entity") }
         }
 
         func run() throws {
             let (first, second) = try DocumentFile.readRecordsOfBoth(a, b, limits: limitOptions.limits())
             let table = try map.map { try RemapTable.read(from: $0) }
-            let diff = try DocumentDiff(
+            var diff = try DocumentDiff(
                 first, at: a, second, at: b, match: DocumentDiff.MatchStrategy(rawValue: match)!, remapTable: table, entity: entity,
                 ignoring: Set(ignore), history: history)
+            if let condition, let entity {
+                try diff.restrict(to: condition, entity: entity, a: first, b: second)
+            }
             if !quiet {
                 if json {
                     FileHandle.standardOutput.write(

@@ -14,6 +14,11 @@ extension TripDocCommand {
                 --after takes a token from an earlier listing (or just N); a token older than the \
                 history kept is refused: discard it and list from the start.
 
+                --where, with --entity, keeps only the changes to objects that meet a condition (the \
+                language of show --where): an object the document holds as it is now, a deleted one \
+                as its tombstone keeps it (attributes not preserved on deletion are nil); --limit \
+                counts the transactions left.
+
                 --json prints {"deletedThrough": N, "storeIdentifier": ID, "transactions": [{"author", \
                 "bundleIdentifier", "changes": [{"attributes", "entity", "id", "kind", "tombstone", \
                 "values"}], "id", "processIdentifier", "timestamp", "token"}]}, values in the document \
@@ -23,6 +28,7 @@ extension TripDocCommand {
                   tripdoc sample -o trips.json --history
                   tripdoc history trips.json --author widget
                   tripdoc history trips.json --after 2 --entity LivingAccommodation --json
+                  tripdoc history trips.json --entity Trip --where 'name.hasPrefix("Tokyo")'
                 """)
 
         @Argument(help: "The document to read ('-' for standard input).")
@@ -37,6 +43,11 @@ extension TripDocCommand {
         @Option(help: "Only changes to this entity (and the transactions that have some).")
         var entity: String?
 
+        @Option(
+            name: .customLong("where"),
+            help: "Only changes to objects of --entity that meet this condition (the language of show --where).")
+        var condition: String?
+
         @Option(help: "At most this many transactions.")
         var limit: Int?
 
@@ -50,6 +61,7 @@ extension TripDocCommand {
 
         func validate() throws {
             if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more, not \(limit)") }
+            if condition != nil, entity == nil { throw ValidationError("--where applies to one entity: give --entity") }
         }
 
         func run() throws {
@@ -59,7 +71,7 @@ extension TripDocCommand {
             let query = HistoryQuery(
                 after: try after.map { try HistoryReport.token($0, storeIdentifier: document.storeIdentifier) },
                 author: author, entityNames: entity.map { [$0] }, fetchLimit: limit, newestFirst: newestFirst)
-            let report = try HistoryReport(source, query: query)
+            let report = try HistoryReport(source, query: query, condition: condition)
             if json {
                 FileHandle.standardOutput.write(try report.jsonData())
             } else {

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
-/// `tripdoc show --where / --sort / --reverse / --id / --follow` end to end: exact output, the
-/// column of an expression's error, exit statuses.
-@Suite struct ShowQueryCommandTests {
+/// `tripdoc show --where / --sort / --reverse / --id / --follow`, `diff --where` and
+/// `history --where` end to end: exact output, the column of an expression's error, exit statuses.
+@Suite struct QueryCommandTests {
     let tripdoc: TripDocRunner
 
     init() throws {
@@ -77,5 +77,52 @@ import Testing
                     stderr: "tripdoc: error: sample.json holds no object Trip/999; tripdoc show sample.json --entity Trip lists them\n"))
         #expect(try tripdoc.run("show", "sample.json", "--id", "Trip").status == 2)
         #expect(try tripdoc.run("show", "sample.json", "--follow").status == 2)
+    }
+
+    @Test func diffComparesOnlyTheObjectsThatMeetTheCondition() throws {
+        // B: the sample with two trips renamed, one in Tokyo and one elsewhere.
+        let sample = try JSONSerialization.jsonObject(with: tripdoc.contents("sample.json")) as! [String: Any]
+        var snapshots = sample["snapshots"] as! [String: [[String: Any]]]
+        let tokyo = try #require(snapshots["Trip"]!.firstIndex { $0["destination"] as? String == "Tokyo" })
+        let other = try #require(snapshots["Trip"]!.firstIndex { $0["destination"] as? String != "Tokyo" })
+        snapshots["Trip"]![tokyo]["name"] = "Renamed in Tokyo"
+        snapshots["Trip"]![other]["name"] = "Renamed elsewhere"
+        var changed = sample
+        changed["snapshots"] = snapshots
+        try JSONSerialization.data(withJSONObject: changed).write(to: tripdoc.folder.appendingPathComponent("b.json"))
+
+        let all = try tripdoc.run("diff", "sample.json", "b.json", "--entity", "Trip")
+        #expect(all.status == 1)
+        #expect(all.stdout.contains("Renamed in Tokyo") && all.stdout.contains("Renamed elsewhere"))
+        let inTokyo = try tripdoc.run("diff", "sample.json", "b.json", "--entity", "Trip", "--where", #"destination == "Tokyo""#)
+        #expect(inTokyo.status == 1)
+        #expect(inTokyo.stdout.contains("Renamed in Tokyo") && !inTokyo.stdout.contains("Renamed elsewhere"))
+        // A condition met before the change or after it keeps the object.
+        let renamed = try tripdoc.run("diff", "sample.json", "b.json", "--entity", "Trip", "--where", #"name.hasPrefix("Renamed")"#)
+        #expect(renamed.stdout.contains("Renamed in Tokyo") && renamed.stdout.contains("Renamed elsewhere"))
+        let nowhere = try tripdoc.run("diff", "sample.json", "b.json", "--entity", "Trip", "--where", #"destination == "Atlantis""#)
+        #expect(nowhere == .init(status: 0, stdout: "", stderr: ""))
+        let bad = try tripdoc.run("diff", "sample.json", "b.json", "--entity", "Trip", "--where", "startDate == \"x\"")
+        #expect(bad.status == 2)
+        #expect(bad.stderr.hasPrefix("tripdoc: error: --where column 14: 'x' is not a date"))
+        #expect(try tripdoc.run("diff", "sample.json", "b.json", "--where", "name == \"x\"").status == 2)
+    }
+
+    @Test func historyListsOnlyChangesToObjectsThatMeetTheCondition() throws {
+        #expect(try tripdoc.run("sample", "-o", "tale.json", "--history").status == 0)
+        let outcome = try tripdoc.run("history", "tale.json", "--entity", "Trip", "--where", #"name.hasPrefix("Tokyo")"#)
+        #expect(outcome.status == 0)
+        let changes = outcome.stdout.split(separator: "\n").filter { $0.hasPrefix("  ") }
+        // Trip/1, the Tokyo trip, was inserted, then deleted (its tombstone keeps its name).
+        #expect(changes.count == 2)
+        #expect(changes[0] == "  insert Trip/1")
+        #expect(changes[1].hasPrefix("  delete Trip/1  tombstone:"))
+        let limited = try tripdoc.run("history", "tale.json", "--entity", "Trip", "--where", #"name.hasPrefix("Tokyo")"#, "--limit", "1")
+        #expect(limited.stdout.split(separator: "\n").filter { $0.hasPrefix("  ") } == ["  insert Trip/1"])
+        let none = try tripdoc.run("history", "tale.json", "--entity", "Trip", "--where", #"name == "Atlantis""#)
+        #expect(none == .init(status: 0, stdout: "no transactions\n", stderr: ""))
+        #expect(try tripdoc.run("history", "tale.json", "--where", "name == \"x\"").status == 2)
+        #expect(try tripdoc.run("history", "tale.json", "--entity", "Trip", "--where", "nme == \"x\"").stderr
+            .hasPrefix("tripdoc: error: --where column 1: Trip has no property 'nme'"))
     }
 }
