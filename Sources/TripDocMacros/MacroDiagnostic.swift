@@ -7,8 +7,7 @@ import SwiftSyntaxMacros
 enum MacroDiagnostic: DiagnosticMessage {
     // @Model
     case modelNotOnClass
-    case storedLet(name: String)
-    case missingTypeAnnotation(name: String)
+    case modelSubclass(name: String, superclass: String)
     case multipleBindings(names: [String])
     case destructuringPattern(pattern: String)
     case lazyProperty(name: String)
@@ -21,7 +20,7 @@ enum MacroDiagnostic: DiagnosticMessage {
     // @Attribute, @Relationship, @Transient
     case markerNotOnProperty(marker: String)
     case markerOnComputedProperty(marker: String, name: String)
-    case markerOnLet(marker: String, name: String)
+    case relationshipOnLet(name: String)
     case markerOnStaticProperty(marker: String, name: String)
     case transientNotOnProperty
     case transientOnComputedProperty(name: String)
@@ -36,14 +35,14 @@ enum MacroDiagnostic: DiagnosticMessage {
         switch self {
         case .modelNotOnClass:
             "@Model can only be applied to a class"
-        case .storedLet(let name):
-            "'\(name)' is a 'let'; @Model persists only 'var' properties: declare it 'var', or mark it @Transient"
-        case .missingTypeAnnotation(let name):
-            "add a type annotation to '\(name)': a persisted property's type must be written out"
+        case .modelSubclass(let name, let superclass):
+            "@Model on '\(name)', a subclass of the model '\(superclass)', is not supported: tripdoc has no model "
+                + "inheritance; remove @Model to store '\(name)' as a '\(superclass)', or make '\(name)' a model of its "
+                + "own that does not inherit from '\(superclass)'"
         case .multipleBindings(let names):
             "declare \(Self.list(names)) separately"
         case .destructuringPattern(let pattern):
-            "declare each property of '\(pattern)' separately: @Model persists one named property per 'var'"
+            "declare each property of '\(pattern)' separately: @Model persists one named property per declaration"
         case .lazyProperty(let name):
             "'\(name)' is 'lazy', which @Model does not support on persisted properties: remove 'lazy', or mark it @Transient"
         case .propertyObservers(let name):
@@ -53,11 +52,12 @@ enum MacroDiagnostic: DiagnosticMessage {
         case .persistedPropertyOutsideClass:
             "@_PersistedProperty is added by @Model; use it only on a property of a @Model class"
         case .markerNotOnProperty(let marker):
-            "@\(marker) can only be applied to a stored 'var' property of a @Model class"
+            "@\(marker) can only be applied to a stored property of a @Model class"
         case .markerOnComputedProperty(let marker, let name):
             "@\(marker) can't be applied to computed property '\(name)': only stored properties are saved; make it a stored 'var' or remove @\(marker)"
-        case .markerOnLet(let marker, let name):
-            "@\(marker) can't be applied to '\(name)' because it is a 'let': declare it 'var'"
+        case .relationshipOnLet(let name):
+            "@Relationship can't be applied to '\(name)' because it is a 'let': the context sets a relationship when its "
+                + "inverse changes; declare it 'var'"
         case .markerOnStaticProperty(let marker, let name):
             "@\(marker) can't be applied to static property '\(name)': only instance properties are saved"
         case .transientNotOnProperty:

@@ -198,6 +198,7 @@ public final class ModelContext {
         func make<M: PersistentModel>(_ type: M.Type) -> any PersistentModel {
             let backing = DefaultBackingData<M>(snapshot: snapshot, context: self)
             let model = M(backingData: backing)
+            backing.restoreStoredLets(in: model)
             backing.model = model
             return model
         }

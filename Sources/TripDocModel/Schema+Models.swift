@@ -50,14 +50,9 @@ extension Schema {
         }
         return Entity(
             name: description.entityName, attributes: attributes, relationships: relationships,
-            uniquenessConstraints: description.names(of: type.erasedUniquenessConstraints),
-            indices: description.names(of: type.erasedIndices))
+            uniquenessConstraints: description.names(of: type._$uniquenessConstraints),
+            indices: description.names(of: type._$indices))
     }
-}
-
-extension PersistentModel {
-    static var erasedUniquenessConstraints: [[AnyKeyPath]] { _$uniquenessConstraints.map { $0.map { $0 as AnyKeyPath } } }
-    static var erasedIndices: [[AnyKeyPath]] { _$indices.map { $0.map { $0 as AnyKeyPath } } }
 }
 
 extension ModelDescription {
