@@ -17,6 +17,9 @@ enum MacroDiagnostic: DiagnosticMessage {
     // @_PersistedProperty
     case persistedPropertyOutsideClass
 
+    // @ModelActor
+    case modelActorNotOnActor
+
     // @Attribute, @Relationship, @Transient
     case markerNotOnProperty(marker: String)
     case markerOnComputedProperty(marker: String, name: String)
@@ -51,6 +54,8 @@ enum MacroDiagnostic: DiagnosticMessage {
             "@Transient property '\(name)' needs an initial value: it is not saved, so a fetched model must get it from somewhere"
         case .persistedPropertyOutsideClass:
             "@_PersistedProperty is added by @Model; use it only on a property of a @Model class"
+        case .modelActorNotOnActor:
+            "@ModelActor can only be applied to an actor: write '@ModelActor actor Name { … }'"
         case .markerNotOnProperty(let marker):
             "@\(marker) can only be applied to a stored property of a @Model class"
         case .markerOnComputedProperty(let marker, let name):

@@ -53,3 +53,20 @@ public macro Unique<Model>(_ constraints: [PartialKeyPath<Model>]...) =
 @freestanding(declaration, names: named(_$indices))
 public macro Index<Model>(_ indices: [PartialKeyPath<Model>]...) =
     #externalMacro(module: "TripDocMacros", type: "IndexMacro")
+
+/// Makes an actor a ``ModelActor``: adds `modelExecutor`, `modelContainer` and
+/// `init(modelContainer:)`, which gives the actor a ``ModelContext`` of its own over the
+/// container, run by a ``DefaultSerialModelExecutor``.
+///
+///     @ModelActor
+///     actor TripImporter {
+///         func importTrips(named names: [String]) throws -> [PersistentIdentifier] {
+///             let trips = names.map { Trip(name: $0) }
+///             trips.forEach { modelContext.insert($0) }
+///             try modelContext.save()
+///             return trips.map(\.persistentModelID)
+///         }
+///     }
+@attached(member, names: named(modelExecutor), named(modelContainer), named(init))
+@attached(extension, conformances: ModelActor)
+public macro ModelActor() = #externalMacro(module: "TripDocMacros", type: "ModelActorMacro")

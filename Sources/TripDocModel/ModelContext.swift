@@ -6,6 +6,12 @@ import TripDocCore
 /// A context registers each model once: fetching the same model twice gives the same object.
 /// Changes stay in the context until ``save()``, which sends them to the store as one
 /// ``DataStoreSaveChangesRequest`` (one history transaction) per store, or ``rollback()``.
+/// What another context of the container saved shows in this one's models when it fetches
+/// them again (a model with unsaved changes here keeps them).
+///
+/// A context is not `Sendable`: use it on one actor (``ModelContainer/mainContext`` on the
+/// main actor, ``ModelActor/modelContext`` on a `@ModelActor`), and pass
+/// ``PersistentIdentifier``s between actors.
 public final class ModelContext {
     /// The container whose stores the context uses.
     public let container: ModelContainer
@@ -179,6 +185,12 @@ public final class ModelContext {
         registry[persistentModelID] as? T
     }
 
+    /// The model with an identifier as `T`, registered or made from a store's snapshot; `nil`
+    /// when no store holds it (or its store cannot be read) or it is not a `T`.
+    func existingModel<T: PersistentModel>(identifiedBy id: PersistentIdentifier, as type: T.Type) -> T? {
+        (try? existingModel(for: id)) as? T
+    }
+
     /// The model with an identifier, made from a store's snapshot if it is not registered.
     func existingModel(for id: PersistentIdentifier) throws -> (any PersistentModel)? {
         if let model = registry[id] { return model }
@@ -186,6 +198,17 @@ public final class ModelContext {
         let store = try container.store(for: id.entityName)
         guard let snapshot = try store.cachedSnapshots(for: [id], editingState: editingState)[id] else { return nil }
         return materialize(snapshot)
+    }
+
+    /// The model for a snapshot a store has just fetched. A registered model without unsaved
+    /// changes takes the snapshot's state, which differs when another context of the container
+    /// has saved it since this one last read it; one with unsaved changes keeps them.
+    func materializeFetched(_ snapshot: DefaultSnapshot) -> any PersistentModel {
+        let id = snapshot.persistentIdentifier
+        guard let model = registry[id] else { return materialize(snapshot) }
+        let backing = model.backing
+        if !pending.contains(id), backing.committed != snapshot { backing.load(snapshot) }
+        return model
     }
 
     /// The registered model for a snapshot, or a new one made from it.

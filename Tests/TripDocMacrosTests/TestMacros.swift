@@ -11,6 +11,7 @@ let tripDocMacros: [String: Macro.Type] = [
     "Transient": TransientMacro.self,
     "Unique": UniqueMacro.self,
     "Index": IndexMacro.self,
+    "ModelActor": ModelActorMacro.self,
 ]
 
 /// `tripDocMacros` as the compiler sees them for a class that does not yet conform to
@@ -19,6 +20,7 @@ let tripDocMacros: [String: Macro.Type] = [
 let tripDocMacroSpecs: [String: MacroSpec] = tripDocMacros.mapValues { type in
     switch type {
     case is ModelMacro.Type: MacroSpec(type: type, conformances: ["PersistentModel"])
+    case is ModelActorMacro.Type: MacroSpec(type: type, conformances: ["ModelActor"])
     default: MacroSpec(type: type)
     }
 }
