@@ -34,6 +34,8 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
     var isDeleted = false
 
     let description = ModelDescription.of(Model.self)
+    /// The model's persisted `let`s, whose values live in the object.
+    let storedLets = StoredLetProperties.of(Model.self)
 
     /// Backing data for a new model (a temporary identifier).
     init() {
@@ -69,7 +71,7 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
 
     public func getValue<Value>(forKey key: KeyPath<Model, Value>) -> Value {
         // A `let` lives in the object (see StoredLetProperties).
-        if let model, StoredLetProperties.isLet(key) { return model[keyPath: key] }
+        if storedLets.contains(key), let model { return model[keyPath: key] }
         if let value = values[key] { return value as! Value }
         if let stored = unresolved[key], let property = description.property(for: key) {
             guard let context else {
@@ -117,13 +119,13 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
     /// The value of a persisted `let`, which lives in the model object; `nil` for a `var` (kept
     /// here) or before the model is in a context.
     func objectValue(of property: ModelDescription.Property) -> Any? {
-        guard StoredLetProperties.isLet(property.keyPath), let model else { return nil }
+        guard storedLets.contains(property.keyPath), let model else { return nil }
         return model[keyPath: property.keyPath]
     }
 
     /// Gives a model made over this backing data its `let`s' values (see StoredLetProperties).
     func restoreStoredLets(in model: Model) {
-        StoredLetProperties.of(Model.self).restore(in: model, from: values)
+        storedLets.restore(in: model, from: values)
     }
 
     /// Sets a relationship without touching its inverse (the context keeping inverses in step).

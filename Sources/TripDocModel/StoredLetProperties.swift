@@ -19,11 +19,19 @@ struct StoredLetProperties: @unchecked Sendable {
         let type: Any.Type
     }
 
+    /// The fields of the `let`s, where the runtime found them.
     let fields: [Field]
+    /// The key paths of the persisted `let`s.
+    let keyPaths: Set<AnyKeyPath>
+
+    /// Whether `keyPath` leads to one of the persisted `let`s (quick when there are none).
+    func contains(_ keyPath: AnyKeyPath) -> Bool {
+        !keyPaths.isEmpty && keyPaths.contains(keyPath)
+    }
 
     /// Whether a persisted property's key path leads to a `let`: `@Model` gives every persisted
     /// `var` a setter, so only a `let`'s key path is not writable.
-    static func isLet(_ keyPath: AnyKeyPath) -> Bool {
+    private static func isLet(_ keyPath: AnyKeyPath) -> Bool {
         !(keyPath is any WritableThroughReference)
     }
 
@@ -41,6 +49,7 @@ struct StoredLetProperties: @unchecked Sendable {
 
     private init(_ type: any PersistentModel.Type) {
         let lets = type.schemaMetadata.filter { Self.isLet($0.keypath) }
+        keyPaths = Set(lets.map(\.keypath))
         guard !lets.isEmpty else {
             fields = []
             return

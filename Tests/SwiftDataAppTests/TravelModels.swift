@@ -42,7 +42,7 @@ public class Stop {
 
 @Model
 open class Note {
-    var text = ""
+    public var text = ""
     var written = Date.now
 
     public init(text: String) {
