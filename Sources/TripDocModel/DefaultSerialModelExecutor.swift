@@ -33,10 +33,14 @@ public final class DefaultSerialModelExecutor: SerialModelExecutor, @unchecked S
         UnownedSerialExecutor(ordinary: self)
     }
 
+    /// Whether the caller runs on this executor's queue, that is, in the actor's code.
+    public func isIsolatingCurrentContext() -> Bool? {
+        DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self)
+    }
+
     /// Stops the program unless the caller runs on this executor (what `assumeIsolated` asks).
     public func checkIsolated() {
         precondition(
-            DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self),
-            "expected to run on the model actor's executor (DefaultSerialModelExecutor)")
+            isIsolatingCurrentContext() == true, "expected to run on the model actor's executor (DefaultSerialModelExecutor)")
     }
 }

@@ -41,4 +41,9 @@ actor JourneyImporter {
     func finds<T: PersistentModel>(_ id: PersistentIdentifier, as type: T.Type) -> Bool {
         self[id, as: type] != nil
     }
+
+    /// Whether the actor's code runs on its model executor, as a `@ModelActor`'s does.
+    func runsOnItsModelExecutor() -> Bool {
+        (modelExecutor as? any SerialExecutor)?.isIsolatingCurrentContext() == true
+    }
 }

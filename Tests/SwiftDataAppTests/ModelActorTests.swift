@@ -111,6 +111,15 @@ import Testing
         #expect(await !other.finds(id, as: Journey.self))
     }
 
+    @Test func theActorRunsOnItsModelExecutor() async throws {
+        let container = try stores.container("memory")
+        let importer = JourneyImporter(modelContainer: container)
+        #expect(await importer.runsOnItsModelExecutor())
+        let executor = try #require(importer.modelExecutor as? DefaultSerialModelExecutor)
+        #expect(executor.isIsolatingCurrentContext() == false, "the test itself is not on the actor")
+        #expect(importer.modelContainer === container)
+    }
+
     @Test func containersAndIdentifiersAreSendable() {
         func requireSendable<T: Sendable>(_: T.Type) {}
         requireSendable(ModelContainer.self)
