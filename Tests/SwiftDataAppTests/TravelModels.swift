@@ -18,6 +18,8 @@ class Journey {
     var lastOpened = Date.now
     var tags: [String] = []
     var stopCount = Int()
+    var deposit = Decimal(250)
+    var website = URL(string: "https://example.com/norway")
     @Relationship(deleteRule: .cascade, inverse: \Stop.journey)
     var stops = [Stop]()
     var notes = [Note]()
