@@ -2,12 +2,13 @@ import SwiftDiagnostics
 import SwiftSyntax
 import SwiftSyntaxMacros
 
-/// Every error the TripDoc macros report. Each message says what is wrong and what to
-/// write instead.
+/// Every error (and the one warning) the TripDoc macros report. Each message says what is
+/// wrong and what to write instead.
 enum MacroDiagnostic: DiagnosticMessage {
     // @Model
     case modelNotOnClass
     case modelSubclass(name: String, superclass: String)
+    case letWithConstantInitialValue(name: String)
     case multipleBindings(names: [String])
     case destructuringPattern(pattern: String)
     case lazyProperty(name: String)
@@ -42,6 +43,9 @@ enum MacroDiagnostic: DiagnosticMessage {
             "@Model on '\(name)', a subclass of the model '\(superclass)', is not supported: tripdoc has no model "
                 + "inheritance; remove @Model to store '\(name)' as a '\(superclass)', or make '\(name)' a model of its "
                 + "own that does not inherit from '\(superclass)'"
+        case .letWithConstantInitialValue(let name):
+            "'\(name)' is a 'let' whose initial value is a constant: an optimized build may read that constant instead "
+                + "of the value a fetched model was saved with; declare it 'var'"
         case .multipleBindings(let names):
             "declare \(Self.list(names)) separately"
         case .destructuringPattern(let pattern):
@@ -80,7 +84,12 @@ enum MacroDiagnostic: DiagnosticMessage {
         }
     }
 
-    var severity: DiagnosticSeverity { .error }
+    var severity: DiagnosticSeverity {
+        switch self {
+        case .letWithConstantInitialValue: .warning
+        default: .error
+        }
+    }
 
     var diagnosticID: MessageID {
         MessageID(domain: "TripDocMacros", id: caseName)

@@ -61,9 +61,21 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
     }
 
     private static func report(_ roles: [ModelPropertyRole], in context: some MacroExpansionContext) {
-        for case .invalid(let problems) in roles {
-            for problem in problems {
-                problem.message.diagnose(at: problem.node, in: context)
+        for role in roles {
+            switch role {
+            case .invalid(let problems):
+                for problem in problems {
+                    problem.message.diagnose(at: problem.node, in: context)
+                }
+            case .persisted(let property):
+                // A fetched model's `let` gets its saved value written into its field after
+                // `init(backingData:)`; an optimized build may fold reads of a `let` whose
+                // initial value is a literal into the literal.
+                if property.isLet, let initialValue = property.defaultValue, initialValue.isConstantDefault {
+                    MacroDiagnostic.letWithConstantInitialValue(name: property.name).diagnose(at: initialValue, in: context)
+                }
+            case .untouched:
+                continue
             }
         }
     }

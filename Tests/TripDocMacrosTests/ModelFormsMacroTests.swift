@@ -177,6 +177,41 @@ final class ModelFormsMacroTests: XCTestCase {
             macroSpecs: tripDocMacroSpecs)
     }
 
+    /// A fetched model's `let` gets its saved value after `init(backingData:)`; reads of a `let`
+    /// with a literal initial value may be folded into the literal by the optimizer.
+    func testLetWithAConstantInitialValueIsAWarning() {
+        assertMacroExpansion(
+            """
+            @Model
+            class Trip {
+                let version = 1
+                let id = UUID()
+            }
+            """,
+            expandedSource: #"""
+                class Trip {
+                    let version = 1
+                    let id = UUID()
+                \#(modelMembers(
+                    "Trip",
+                    schema: [
+                        #"TripDoc.Schema.PropertyMetadata(name: "version", keypath: \Trip.version, defaultValue: 1, metadata: nil)"#,
+                        #"TripDoc.Schema.PropertyMetadata(name: "id", keypath: \Trip.id, defaultValue: nil, metadata: nil)"#,
+                    ]))
+                }
+
+                extension Trip: TripDoc.PersistentModel {
+                }
+                """#,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "'version' is a 'let' whose initial value is a constant: an optimized build may read that "
+                        + "constant instead of the value a fetched model was saved with; declare it 'var'",
+                    line: 3, column: 19, severity: .warning)
+            ],
+            macroSpecs: tripDocMacroSpecs)
+    }
+
     /// The compiler tells `@Model` no conformance is missing when a superclass is a model.
     func testAModelSubclassOfAModelIsAnError() {
         assertMacroExpansion(
