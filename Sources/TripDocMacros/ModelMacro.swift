@@ -28,9 +28,11 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
             MacroDiagnostic.modelNotOnClass.diagnose(at: node, in: context)
             return []
         }
-        if protocols.isEmpty, !declaresPersistentModel(classDecl) {
+        if protocols.isEmpty, classDecl.inheritanceClause != nil, !declaresPersistentModel(classDecl) {
             // The compiler names the protocols the class does not conform to yet; an empty list
-            // for a class that does not declare the conformance means a superclass has it.
+            // for a class with a superclass that does not declare the conformance itself means
+            // the superclass has it. (A class without an inheritance clause may have its
+            // conformance written in an extension.)
             MacroDiagnostic.modelSubclass(name: classDecl.name.text, superclass: superclassName(of: classDecl))
                 .diagnose(at: node, in: context)
             // Something for the accessors `@_PersistedProperty` has put on its properties to

@@ -238,6 +238,21 @@ final class ModelFormsMacroTests: XCTestCase {
             macroSpecs: tripDocMacroSpecsForModelSubclass)
     }
 
+    func testAClassWhoseConformanceIsInAnExtensionIsNotASubclass() {
+        assertMacroExpansion(
+            """
+            @Model
+            class Note {
+            }
+            """,
+            expandedSource: """
+                class Note {
+                \(modelMembers("Note"))
+                }
+                """,
+            macroSpecs: tripDocMacroSpecsForModelSubclass)
+    }
+
     func testAClassThatDeclaresTheConformanceItselfIsNotASubclass() {
         assertMacroExpansion(
             """
