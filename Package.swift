@@ -7,6 +7,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "TripDoc", targets: ["TripDoc"]),
+        // The same API under SwiftData's name: `import SwiftData` compiles unchanged on Linux.
+        .library(name: "SwiftData", targets: ["SwiftData"]),
         // The document model and the three formats without the typed layer (and its macros):
         // what tools that only read and write documents need, such as the fuzz targets in Fuzz/.
         .library(name: "TripDocDocuments", targets: ["TripDocCore", "TripDocJSON", "TripDocPlist", "TripDocBundle"]),
@@ -56,6 +58,8 @@ let package = Package(
         // The umbrella module users import: `import TripDoc`.
         .target(
             name: "TripDoc", dependencies: ["TripDocCore", "TripDocJSON", "TripDocPlist", "TripDocBundle", "TripDocModel"]),
+        // `import SwiftData`: re-exports TripDoc, so SwiftData code needs no edit on Linux.
+        .target(name: "SwiftData", dependencies: ["TripDoc"]),
         // What the command-line tool does, as a library: sample, show, inspect, convert.
         .target(name: "TripDocKit", dependencies: ["TripDoc"]),
         // The command-line tool: argument parsing only.
@@ -94,6 +98,14 @@ let package = Package(
                 .product(name: "SwiftSyntaxMacrosTestSupport", package: "swift-syntax"),
             ]),
         .testTarget(name: "TripDocModelTests", dependencies: ["TripDoc", "TripDocTestSupport"]),
+        // Model and persistence code written as SwiftData apps write it (`import SwiftData`,
+        // non-final classes, properties without type annotations, `let`s, a `@ModelActor`), in
+        // Swift 6 language mode with strict concurrency…
+        .testTarget(name: "SwiftDataAppTests", dependencies: ["SwiftData", "TripDocTestSupport"]),
+        // …and the same files (symbolic links to SwiftDataAppTests') in Swift 5 language mode.
+        .testTarget(
+            name: "SwiftDataAppSwift5Tests", dependencies: ["SwiftData", "TripDocTestSupport"],
+            swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(name: "TripDocKitTests", dependencies: ["TripDocKit", "TripDocTestSupport"]),
         .testTarget(
             name: "tripdocTests", dependencies: ["tripdoc", "tripdoc-manual", "tripdoc-stress-writer", "SampleTrips"],

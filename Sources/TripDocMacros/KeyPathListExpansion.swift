@@ -9,9 +9,13 @@ import SwiftSyntaxMacros
 ///
 /// becomes
 ///
-///     public static var _$uniquenessConstraints: [[PartialKeyPath<Trip>]] {
-///         [[\.name, \.startDate], [\.x]]
+///     public static var _$uniquenessConstraints: [[AnyKeyPath]] {
+///         let keyPaths: [[PartialKeyPath<Trip>]] = [[\.name, \.startDate], [\.x]]
+///         return keyPaths
 ///     }
+///
+/// The key paths are checked against the model type where they are written; the property's
+/// type does not name the model, so that a class that is not `final` can declare it.
 enum KeyPathListExpansion {
     static func expand(
         _ node: some FreestandingMacroExpansionSyntax,
@@ -31,8 +35,9 @@ enum KeyPathListExpansion {
         let list = "[" + arrays.map(\.trimmedDescription).joined(separator: ", ") + "]"
         return [
             """
-            public static var \(raw: propertyName): [[PartialKeyPath<\(raw: modelType)>]] {
-                \(raw: list)
+            public static var \(raw: propertyName): [[AnyKeyPath]] {
+                let keyPaths: [[PartialKeyPath<\(raw: modelType)>]] = \(raw: list)
+                return keyPaths
             }
             """
         ]

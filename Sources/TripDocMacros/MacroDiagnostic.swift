@@ -2,13 +2,13 @@ import SwiftDiagnostics
 import SwiftSyntax
 import SwiftSyntaxMacros
 
-/// Every error the TripDoc macros report. Each message says what is wrong and what to
-/// write instead.
+/// Every error (and the one warning) the TripDoc macros report. Each message says what is
+/// wrong and what to write instead.
 enum MacroDiagnostic: DiagnosticMessage {
     // @Model
     case modelNotOnClass
-    case storedLet(name: String)
-    case missingTypeAnnotation(name: String)
+    case modelSubclass(name: String, superclass: String)
+    case letWithConstantInitialValue(name: String)
     case multipleBindings(names: [String])
     case destructuringPattern(pattern: String)
     case lazyProperty(name: String)
@@ -18,10 +18,13 @@ enum MacroDiagnostic: DiagnosticMessage {
     // @_PersistedProperty
     case persistedPropertyOutsideClass
 
+    // @ModelActor
+    case modelActorNotOnActor
+
     // @Attribute, @Relationship, @Transient
     case markerNotOnProperty(marker: String)
     case markerOnComputedProperty(marker: String, name: String)
-    case markerOnLet(marker: String, name: String)
+    case relationshipOnLet(name: String)
     case markerOnStaticProperty(marker: String, name: String)
     case transientNotOnProperty
     case transientOnComputedProperty(name: String)
@@ -36,14 +39,17 @@ enum MacroDiagnostic: DiagnosticMessage {
         switch self {
         case .modelNotOnClass:
             "@Model can only be applied to a class"
-        case .storedLet(let name):
-            "'\(name)' is a 'let'; @Model persists only 'var' properties: declare it 'var', or mark it @Transient"
-        case .missingTypeAnnotation(let name):
-            "add a type annotation to '\(name)': a persisted property's type must be written out"
+        case .modelSubclass(let name, let superclass):
+            "@Model on '\(name)', a subclass of the model '\(superclass)', is not supported: tripdoc has no model "
+                + "inheritance; remove @Model to store '\(name)' as a '\(superclass)', or make '\(name)' a model of its "
+                + "own that does not inherit from '\(superclass)'"
+        case .letWithConstantInitialValue(let name):
+            "'\(name)' is a 'let' whose initial value is a constant: an optimized build may read that constant instead "
+                + "of the value a fetched model was saved with; declare it 'var'"
         case .multipleBindings(let names):
             "declare \(Self.list(names)) separately"
         case .destructuringPattern(let pattern):
-            "declare each property of '\(pattern)' separately: @Model persists one named property per 'var'"
+            "declare each property of '\(pattern)' separately: @Model persists one named property per declaration"
         case .lazyProperty(let name):
             "'\(name)' is 'lazy', which @Model does not support on persisted properties: remove 'lazy', or mark it @Transient"
         case .propertyObservers(let name):
@@ -52,12 +58,15 @@ enum MacroDiagnostic: DiagnosticMessage {
             "@Transient property '\(name)' needs an initial value: it is not saved, so a fetched model must get it from somewhere"
         case .persistedPropertyOutsideClass:
             "@_PersistedProperty is added by @Model; use it only on a property of a @Model class"
+        case .modelActorNotOnActor:
+            "@ModelActor can only be applied to an actor: write '@ModelActor actor Name { … }'"
         case .markerNotOnProperty(let marker):
-            "@\(marker) can only be applied to a stored 'var' property of a @Model class"
+            "@\(marker) can only be applied to a stored property of a @Model class"
         case .markerOnComputedProperty(let marker, let name):
             "@\(marker) can't be applied to computed property '\(name)': only stored properties are saved; make it a stored 'var' or remove @\(marker)"
-        case .markerOnLet(let marker, let name):
-            "@\(marker) can't be applied to '\(name)' because it is a 'let': declare it 'var'"
+        case .relationshipOnLet(let name):
+            "@Relationship can't be applied to '\(name)' because it is a 'let': the context sets a relationship when its "
+                + "inverse changes; declare it 'var'"
         case .markerOnStaticProperty(let marker, let name):
             "@\(marker) can't be applied to static property '\(name)': only instance properties are saved"
         case .transientNotOnProperty:
@@ -75,7 +84,12 @@ enum MacroDiagnostic: DiagnosticMessage {
         }
     }
 
-    var severity: DiagnosticSeverity { .error }
+    var severity: DiagnosticSeverity {
+        switch self {
+        case .letWithConstantInitialValue: .warning
+        default: .error
+        }
+    }
 
     var diagnosticID: MessageID {
         MessageID(domain: "TripDocMacros", id: caseName)

@@ -1,7 +1,9 @@
 import SwiftSyntax
 
-/// A property that `@Model` saves: a single, typed, stored instance `var` that is not
-/// `@Transient`.
+/// A property that `@Model` saves: a single stored instance `var` or `let` that is not
+/// `@Transient`. Its type may be written out or left to the compiler to infer from the
+/// initial value (`var name = ""`, `var sights = [Sight]()`): nothing `@Model` writes names
+/// the type.
 struct PersistedProperty {
     /// The name as written, backticks included, for key paths: `` \Trip.`default` ``.
     let identifier: String
@@ -10,6 +12,11 @@ struct PersistedProperty {
     let defaultValue: ExprSyntax?
     /// `TripDoc.Schema.AttributeMetadata(...)` or `TripDoc.Schema.RelationshipMetadata(...)`.
     let metadata: String?
+    /// A `let`: its value stays in the object (a `let` cannot have the accessors that route a
+    /// `var` through the backing data); the backing data reads it from there when the model is
+    /// saved, and a fetched model gets it in `init(backingData:)` (or, for a `let` with an
+    /// initial value, from its context right after).
+    let isLet: Bool
 
     /// The zero-size stored property that `@_PersistedProperty` adds next to this one,
     /// so that `init(backingData:)` can tell the compiler the property is initialized.
@@ -36,10 +43,8 @@ enum ModelPropertyRole {
             self = .untouched
         } else if variable.attribute(named: "Transient") != nil {
             self = Self.transient(variable)
-        } else if variable.isLet {
-            self = Self.storedLet(variable)
         } else {
-            self = Self.storedVar(variable)
+            self = Self.stored(variable)
         }
     }
 
@@ -71,17 +76,12 @@ enum ModelPropertyRole {
         return !variable.isLet && (binding.typeAnnotation?.type.isOptional ?? false)
     }
 
-    /// A stored `let` can't be written through the backing data. `@Attribute` and
-    /// `@Relationship` report their own error for it, so it is not reported twice.
-    private static func storedLet(_ variable: VariableDeclSyntax) -> Self {
-        if variable.attribute(named: "Attribute") != nil || variable.attribute(named: "Relationship") != nil {
+    /// A stored `var` or `let`. `@Relationship` reports its own error on a `let` (the context
+    /// must be able to set a relationship when its inverse changes), so it is not reported twice.
+    private static func stored(_ variable: VariableDeclSyntax) -> Self {
+        if variable.isLet, variable.attribute(named: "Relationship") != nil {
             return .untouched
         }
-        let name = variable.bindingNames.joined(separator: ", ")
-        return .invalid(at: variable.bindingSpecifier, .storedLet(name: name))
-    }
-
-    private static func storedVar(_ variable: VariableDeclSyntax) -> Self {
         guard variable.bindings.count == 1, let binding = variable.bindings.first else {
             return .invalid(at: variable.bindings, .multipleBindings(names: variable.bindingNames))
         }
@@ -95,15 +95,13 @@ enum ModelPropertyRole {
         if let observers = binding.accessorBlock {
             return .invalid(at: observers, .propertyObservers(name: name))
         }
-        guard binding.typeAnnotation != nil else {
-            return .invalid(at: pattern, .missingTypeAnnotation(name: name))
-        }
         return .persisted(
             PersistedProperty(
                 identifier: pattern.identifier.text,
                 name: name,
                 defaultValue: binding.initializer?.value,
-                metadata: metadata(of: variable)))
+                metadata: metadata(of: variable),
+                isLet: variable.isLet))
     }
 
     /// The schema metadata an `@Attribute(...)` or `@Relationship(...)` marker asks for,

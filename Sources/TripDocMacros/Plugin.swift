@@ -2,7 +2,7 @@ import SwiftCompilerPlugin
 import SwiftSyntaxMacros
 
 /// The compiler plugin behind TripDoc's model macros: `@Model`, `@Attribute`,
-/// `@Relationship`, `@Transient`, `#Unique`, `#Index`, and the `@_PersistedProperty`
+/// `@Relationship`, `@Transient`, `#Unique`, `#Index`, `@ModelActor`, and the `@_PersistedProperty`
 /// accessor macro that `@Model` puts on each persisted property.
 @main
 struct TripDocMacrosPlugin: CompilerPlugin {
@@ -14,5 +14,6 @@ struct TripDocMacrosPlugin: CompilerPlugin {
         TransientMacro.self,
         UniqueMacro.self,
         IndexMacro.self,
+        ModelActorMacro.self,
     ]
 }

@@ -5,7 +5,7 @@ import SwiftSyntaxMacros
 /// which expand to nothing: `@Model` reads them from the source.
 enum StoredPropertyMarker {
     /// `@Attribute` and `@Relationship` describe how a property is saved, so they belong
-    /// on a stored instance `var`.
+    /// on a stored instance property (`@Relationship` on a `var`).
     static func checkSavedProperty(
         marker: String,
         node: AttributeSyntax,
@@ -19,8 +19,8 @@ enum StoredPropertyMarker {
         let name = variable.bindingNames.joined(separator: ", ")
         if variable.isComputed {
             MacroDiagnostic.markerOnComputedProperty(marker: marker, name: name).diagnose(at: node, in: context)
-        } else if variable.isLet {
-            MacroDiagnostic.markerOnLet(marker: marker, name: name).diagnose(at: variable.bindingSpecifier, in: context)
+        } else if variable.isLet, marker == "Relationship" {
+            MacroDiagnostic.relationshipOnLet(name: name).diagnose(at: variable.bindingSpecifier, in: context)
         } else if variable.isStatic {
             MacroDiagnostic.markerOnStaticProperty(marker: marker, name: name).diagnose(at: node, in: context)
         }

@@ -112,3 +112,51 @@ func enclosingTypeName(in lexicalContext: [Syntax]) -> String? {
     }
     return nil
 }
+
+extension ExprSyntax {
+    /// Whether the expression gives the same value every time it is evaluated, as far as its
+    /// syntax shows: literals (strings without interpolation, numbers, booleans, `nil`), arrays
+    /// and dictionaries of them, empty collections (`[Sight]()`, `[String: Int]()`), and static
+    /// members (`.active`, `Date.distantPast`) other than `now`.
+    ///
+    /// `@Model` gives only these to the schema as a property's default value: an initial value
+    /// such as `Date()`, `Date.now` or `UUID()` is each new model's own, and a schema holding the
+    /// one it had when the program started would differ from the document's on the next run.
+    var isConstantDefault: Bool {
+        switch self.as(ExprSyntaxEnum.self) {
+        case .stringLiteralExpr(let string):
+            return string.segments.allSatisfy { $0.is(StringSegmentSyntax.self) }
+        case .integerLiteralExpr, .floatLiteralExpr, .booleanLiteralExpr, .nilLiteralExpr:
+            return true
+        case .prefixOperatorExpr(let prefix):
+            return prefix.operator.text == "-" && prefix.expression.isConstantDefault
+        case .arrayExpr(let array):
+            return array.elements.allSatisfy { $0.expression.isConstantDefault }
+        case .dictionaryExpr(let dictionary):
+            guard case .elements(let elements) = dictionary.content else { return true }
+            return elements.allSatisfy { $0.key.isConstantDefault && $0.value.isConstantDefault }
+        case .memberAccessExpr(let member):
+            guard member.declName.baseName.text != "now" else { return false }
+            return member.base.map { $0.isTypeName } ?? true
+        case .functionCallExpr(let call):
+            // `[Sight]()`, `[String: Int]()`: an empty collection.
+            return call.arguments.isEmpty && call.trailingClosure == nil
+                && (call.calledExpression.is(ArrayExprSyntax.self) || call.calledExpression.is(DictionaryExprSyntax.self))
+        case .tupleExpr(let tuple):
+            return tuple.elements.count == 1 && tuple.elements.first!.expression.isConstantDefault
+        default:
+            return false
+        }
+    }
+
+    /// `Date`, `Trip.Status`, `Swift.Int`: a type name, as the base of a static member.
+    private var isTypeName: Bool {
+        if let reference = self.as(DeclReferenceExprSyntax.self) {
+            return reference.baseName.text.first?.isUppercase ?? false
+        }
+        if let member = self.as(MemberAccessExprSyntax.self), let base = member.base {
+            return base.isTypeName || (member.declName.baseName.text.first?.isUppercase ?? false)
+        }
+        return false
+    }
+}

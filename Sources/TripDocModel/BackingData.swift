@@ -34,6 +34,8 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
     var isDeleted = false
 
     let description = ModelDescription.of(Model.self)
+    /// The model's persisted `let`s, whose values live in the object.
+    let storedLets = StoredLetProperties.of(Model.self)
 
     /// Backing data for a new model (a temporary identifier).
     init() {
@@ -68,6 +70,8 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
     }
 
     public func getValue<Value>(forKey key: KeyPath<Model, Value>) -> Value {
+        // A `let` lives in the object (see StoredLetProperties).
+        if storedLets.contains(key), let model { return model[keyPath: key] }
         if let value = values[key] { return value as! Value }
         if let stored = unresolved[key], let property = description.property(for: key) {
             guard let context else {
@@ -112,6 +116,18 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
 
     // MARK: For the context
 
+    /// The value of a persisted `let`, which lives in the model object; `nil` for a `var` (kept
+    /// here) or before the model is in a context.
+    func objectValue(of property: ModelDescription.Property) -> Any? {
+        guard storedLets.contains(property.keyPath), let model else { return nil }
+        return model[keyPath: property.keyPath]
+    }
+
+    /// Gives a model made over this backing data its `let`s' values (see StoredLetProperties).
+    func restoreStoredLets(in model: Model) {
+        storedLets.restore(in: model, from: values)
+    }
+
     /// Sets a relationship without touching its inverse (the context keeping inverses in step).
     func setRelationshipValue(_ value: Any, for keyPath: AnyKeyPath) {
         values[keyPath] = value
@@ -133,7 +149,7 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
         for property in description.properties {
             switch property.kind {
             case .attribute:
-                if let value = values[property.keyPath] as? any PersistableValue {
+                if let value = (objectValue(of: property) ?? values[property.keyPath]) as? any PersistableValue {
                     snapshotValues[property.name] = value.snapshotValue
                 } else if let value = property.defaultValue as? any PersistableValue {
                     snapshotValues[property.name] = value.snapshotValue
@@ -190,4 +206,20 @@ extension PersistentModel {
         }
         return backing
     }
+}
+
+/// What `@Model` gives a class it refuses (a `@Model` subclass of a model) in place of backing
+/// data, so that the accessors it has already put on the class's properties compile and its
+/// error is the only one reported. Such a class does not compile, so this is never used.
+public struct _RefusedModelBackingData {
+    /// Made by `@Model` only.
+    public init() {}
+
+    /// Never called: the class this is in does not compile.
+    public func getValue<Model, Value>(forKey key: KeyPath<Model, Value>) -> Value {
+        preconditionFailure("@Model refused \(Model.self); this code is never compiled into a program")
+    }
+
+    /// Never called: the class this is in does not compile.
+    public func setValue<Model, Value>(forKey key: KeyPath<Model, Value>, to newValue: Value) {}
 }

@@ -1,12 +1,18 @@
 import TripDocCore
 
-/// Makes a class a persistent model: its stored `var` properties are kept in the model's
-/// ``BackingData`` and saved by a ``ModelContext``; it conforms to ``PersistentModel``.
+/// Makes a class a persistent model: its stored properties are saved by a ``ModelContext``
+/// (a `var` is kept in the model's ``BackingData``; a `let` keeps its value in the object);
+/// it conforms to ``PersistentModel``. The class may be `final` or not, `public` or `open`;
+/// a property's type may be written out or inferred from its initial value
+/// (`var name = ""`, `var sights = [Sight]()`, `let id = UUID()`).
+///
+/// Model inheritance is not supported: a `@Model` class whose superclass is a `@Model` class
+/// is an error. (A plain subclass, without `@Model`, is saved and fetched as its superclass.)
 ///
 /// Properties marked ``Transient()`` and computed properties are not persisted. Write
 /// ``Attribute(_:originalName:hashModifier:)`` and ``Relationship(_:deleteRule:minimumModelCount:maximumModelCount:originalName:inverse:hashModifier:)``
 /// on a property to say more about it, and `#Unique` / `#Index` inside the class body.
-@attached(member, names: named(_$backingData), named(persistentBackingData), named(schemaMetadata), named(init(backingData:)))
+@attached(member, conformances: PersistentModel, names: named(_$backingData), named(persistentBackingData), named(schemaMetadata), named(init(backingData:)))
 @attached(memberAttribute)
 @attached(extension, conformances: PersistentModel)
 public macro Model() = #externalMacro(module: "TripDocMacros", type: "ModelMacro")
@@ -47,3 +53,20 @@ public macro Unique<Model>(_ constraints: [PartialKeyPath<Model>]...) =
 @freestanding(declaration, names: named(_$indices))
 public macro Index<Model>(_ indices: [PartialKeyPath<Model>]...) =
     #externalMacro(module: "TripDocMacros", type: "IndexMacro")
+
+/// Makes an actor a ``ModelActor``: adds `modelExecutor`, `modelContainer` and
+/// `init(modelContainer:)`, which gives the actor a ``ModelContext`` of its own over the
+/// container, run by a ``DefaultSerialModelExecutor``.
+///
+///     @ModelActor
+///     actor TripImporter {
+///         func importTrips(named names: [String]) throws -> [PersistentIdentifier] {
+///             let trips = names.map { Trip(name: $0) }
+///             trips.forEach { modelContext.insert($0) }
+///             try modelContext.save()
+///             return trips.map(\.persistentModelID)
+///         }
+///     }
+@attached(member, names: named(modelExecutor), named(modelContainer), named(init))
+@attached(extension, conformances: ModelActor)
+public macro ModelActor() = #externalMacro(module: "TripDocMacros", type: "ModelActorMacro")

@@ -24,7 +24,9 @@ public final class ModelContainer: @unchecked Sendable {
         for forTypes: any PersistentModel.Type..., migrationPlan: (any SchemaMigrationPlan.Type)? = nil,
         configurations: any DataStoreConfiguration...
     ) throws {
-        try self.init(for: Schema(forTypes), migrationPlan: migrationPlan, configurations: configurations)
+        try self.init(
+            for: Schema(forTypes), modelTypes: Schema.modelTypes(reachableFrom: forTypes), migrationPlan: migrationPlan,
+            configurations: configurations)
     }
 
     /// Opens a store per configuration for a schema.
@@ -35,10 +37,23 @@ public final class ModelContainer: @unchecked Sendable {
         try self.init(for: givenSchema, migrationPlan: migrationPlan, configurations: configurations)
     }
 
-    /// Opens a store per configuration for a schema.
-    public init(
+    /// Opens a store per configuration for a schema. Each entity's model type is the one of
+    /// that name described so far; pass the types themselves (`ModelContainer(for: Trip.self)`)
+    /// when two model classes in the program share a name.
+    public convenience init(
         for givenSchema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)? = nil,
         configurations: [any DataStoreConfiguration]
+    ) throws {
+        let registered = ModelDescription.registeredTypes()
+        try self.init(
+            for: givenSchema, modelTypes: givenSchema.entities.compactMap { registered[$0.name] },
+            migrationPlan: migrationPlan, configurations: configurations)
+    }
+
+    /// Opens a store per configuration for a schema whose entities are `modelTypes`.
+    init(
+        for givenSchema: Schema, modelTypes givenTypes: [any PersistentModel.Type],
+        migrationPlan: (any SchemaMigrationPlan.Type)?, configurations: [any DataStoreConfiguration]
     ) throws {
         schema = givenSchema
         var configured: [any DataStoreConfiguration] = []
@@ -51,8 +66,7 @@ public final class ModelContainer: @unchecked Sendable {
         self.configurations = configured
         self.stores = stores
         var modelTypes: [String: any PersistentModel.Type] = [:]
-        let registered = ModelDescription.registeredTypes()
-        for entity in givenSchema.entities { modelTypes[entity.name] = registered[entity.name] }
+        for type in givenTypes { modelTypes[ModelDescription.entityName(of: type)] = type }
         self.modelTypes = modelTypes
     }
 

@@ -25,11 +25,12 @@ extension ModelContext {
 
     /// The value of a relationship stored in a snapshot, as models.
     func resolve(_ stored: SnapshotValue, property: ModelDescription.Property) -> Any? {
+        guard case .relationship(let destination, _, _) = property.kind else { return nil }
         switch stored {
         case .reference(let id):
-            return Self.value(of: [(try? existingModel(for: id)) ?? nil].compactMap { $0 }, for: property)
+            return Self.value(of: [(try? existingModel(for: id, as: destination)) ?? nil].compactMap { $0 }, for: property)
         case .references(let ids):
-            return Self.value(of: ids.compactMap { (try? existingModel(for: $0)) ?? nil }, for: property)
+            return Self.value(of: ids.compactMap { (try? existingModel(for: $0, as: destination)) ?? nil }, for: property)
         default:
             return Self.value(of: [], for: property)
         }

@@ -6,6 +6,12 @@ import TripDocCore
 /// A context registers each model once: fetching the same model twice gives the same object.
 /// Changes stay in the context until ``save()``, which sends them to the store as one
 /// ``DataStoreSaveChangesRequest`` (one history transaction) per store, or ``rollback()``.
+/// What another context of the container saved shows in this one's models when it fetches
+/// them again (a model with unsaved changes here keeps them).
+///
+/// A context is not `Sendable`: use it on one actor (``ModelContainer/mainContext`` on the
+/// main actor, ``ModelActor/modelContext`` on a `@ModelActor`), and pass
+/// ``PersistentIdentifier``s between actors.
 public final class ModelContext {
     /// The container whose stores the context uses.
     public let container: ModelContainer
@@ -179,25 +185,52 @@ public final class ModelContext {
         registry[persistentModelID] as? T
     }
 
-    /// The model with an identifier, made from a store's snapshot if it is not registered.
-    func existingModel(for id: PersistentIdentifier) throws -> (any PersistentModel)? {
-        if let model = registry[id] { return model }
-        if let snapshot = snapshotCache[id] { return materialize(snapshot) }
-        let store = try container.store(for: id.entityName)
-        guard let snapshot = try store.cachedSnapshots(for: [id], editingState: editingState)[id] else { return nil }
-        return materialize(snapshot)
+    /// The model with an identifier as `T`, registered or made from a store's snapshot; `nil`
+    /// when no store holds it (or its store cannot be read) or it is not a `T`.
+    func existingModel<T: PersistentModel>(identifiedBy id: PersistentIdentifier, as type: T.Type) -> T? {
+        (try? existingModel(for: id, as: type)) as? T
     }
 
-    /// The registered model for a snapshot, or a new one made from it.
-    func materialize(_ snapshot: DefaultSnapshot) -> any PersistentModel {
+    /// The model with an identifier, made from a store's snapshot if it is not registered (as
+    /// `type` when the caller knows it; see ``materialize(_:as:)``).
+    func existingModel(for id: PersistentIdentifier, as type: (any PersistentModel.Type)? = nil) throws
+        -> (any PersistentModel)?
+    {
+        if let model = registry[id] { return model }
+        if let snapshot = snapshotCache[id] { return materialize(snapshot, as: type) }
+        let store = try container.store(for: id.entityName)
+        guard let snapshot = try store.cachedSnapshots(for: [id], editingState: editingState)[id] else { return nil }
+        return materialize(snapshot, as: type)
+    }
+
+    /// The model for a snapshot a store has just fetched. A registered model without unsaved
+    /// changes takes the snapshot's state, which differs when another context of the container
+    /// has saved it since this one last read it; one with unsaved changes keeps them.
+    func materializeFetched(_ snapshot: DefaultSnapshot, as type: any PersistentModel.Type) -> any PersistentModel {
+        let id = snapshot.persistentIdentifier
+        guard let model = registry[id] else { return materialize(snapshot, as: type) }
+        let backing = model.backing
+        if !pending.contains(id), backing.committed != snapshot { backing.load(snapshot) }
+        return model
+    }
+
+    /// The registered model for a snapshot, or a new one made from it: of the type the caller
+    /// knows (a fetch's, a relationship's destination) when its entity is the snapshot's, else of
+    /// the container's type of that entity. (Two model classes may share an entity name in one
+    /// program, in two modules or two schema versions: the name alone does not say which.)
+    func materialize(_ snapshot: DefaultSnapshot, as known: (any PersistentModel.Type)? = nil) -> any PersistentModel {
         if let model = registry[snapshot.persistentIdentifier] { return model }
-        guard let type = container.modelTypes[snapshot.entityName] ?? ModelDescription.registeredTypes()[snapshot.entityName]
+        let knownType = known.flatMap { ModelDescription.entityName(of: $0) == snapshot.entityName ? $0 : nil }
+        guard
+            let type = knownType ?? container.modelTypes[snapshot.entityName]
+                ?? ModelDescription.registeredTypes()[snapshot.entityName]
         else {
             preconditionFailure(ModelContextError.unknownEntity(snapshot.entityName).description)
         }
         func make<M: PersistentModel>(_ type: M.Type) -> any PersistentModel {
             let backing = DefaultBackingData<M>(snapshot: snapshot, context: self)
             let model = M(backingData: backing)
+            backing.restoreStoredLets(in: model)
             backing.model = model
             return model
         }

@@ -10,10 +10,14 @@ public protocol PersistentModel: AnyObject, Hashable, Identifiable {
     var persistentBackingData: any BackingData<Self> { get set }
     /// The persisted properties, in declaration order.
     static var schemaMetadata: [Schema.PropertyMetadata] { get }
-    /// The `#Unique` constraints written in the class body.
-    static var _$uniquenessConstraints: [[PartialKeyPath<Self>]] { get }
-    /// The `#Index` lists written in the class body.
-    static var _$indices: [[PartialKeyPath<Self>]] { get }
+    /// The `#Unique` constraints written in the class body, each a list of key paths into the
+    /// model. `AnyKeyPath`, not `PartialKeyPath<Self>`: a requirement that names `Self` inside
+    /// another type cannot be met by a class that is not `final`; `#Unique<Trip>` checks the key
+    /// paths against `Trip` where it is written.
+    static var _$uniquenessConstraints: [[AnyKeyPath]] { get }
+    /// The `#Index` lists written in the class body (key paths into the model; see
+    /// ``_$uniquenessConstraints``).
+    static var _$indices: [[AnyKeyPath]] { get }
 }
 
 extension PersistentModel {
@@ -45,8 +49,10 @@ extension PersistentModel {
     /// Backing data for a model created in code, before it is inserted into a context.
     public static func createBackingData() -> any BackingData<Self> { DefaultBackingData<Self>() }
 
-    public static var _$uniquenessConstraints: [[PartialKeyPath<Self>]] { [] }
-    public static var _$indices: [[PartialKeyPath<Self>]] { [] }
+    /// No `#Unique` constraints (a class body without `#Unique`).
+    public static var _$uniquenessConstraints: [[AnyKeyPath]] { [] }
+    /// No `#Index` lists (a class body without `#Index`).
+    public static var _$indices: [[AnyKeyPath]] { [] }
 
     /// The value of a persisted property (SwiftData's spelling).
     public func getValue<Value>(forKey key: KeyPath<Self, Value>) -> Value {

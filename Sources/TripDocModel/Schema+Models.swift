@@ -7,16 +7,21 @@ extension Schema {
     /// when exactly one relationship on each side points at the other type), `#Unique`
     /// constraints and `#Index` lists.
     public init(_ types: [any PersistentModel.Type], version: Version = Version(1, 0, 0)) {
+        self.init(Self.modelTypes(reachableFrom: types).map { Self.entity(of: $0) }, version: version)
+    }
+
+    /// `types` and the types their relationships reach: the model types of a schema made of
+    /// `types` (destinations of relationships belong to the schema too, as in SwiftData).
+    static func modelTypes(reachableFrom types: [any PersistentModel.Type]) -> [any PersistentModel.Type] {
         var all: [ObjectIdentifier: any PersistentModel.Type] = [:]
         var pending = types
-        // Destinations of relationships belong to the schema too, as in SwiftData.
         while let type = pending.popLast() {
             guard all.updateValue(type, forKey: ObjectIdentifier(type)) == nil else { continue }
             for property in ModelDescription.of(type).properties {
                 if case .relationship(let destination, _, _) = property.kind { pending.append(destination) }
             }
         }
-        self.init(all.values.map { Self.entity(of: $0) }, version: version)
+        return Array(all.values)
     }
 
     /// The schema of model types, variadic.
@@ -50,14 +55,9 @@ extension Schema {
         }
         return Entity(
             name: description.entityName, attributes: attributes, relationships: relationships,
-            uniquenessConstraints: description.names(of: type.erasedUniquenessConstraints),
-            indices: description.names(of: type.erasedIndices))
+            uniquenessConstraints: description.names(of: type._$uniquenessConstraints),
+            indices: description.names(of: type._$indices))
     }
-}
-
-extension PersistentModel {
-    static var erasedUniquenessConstraints: [[AnyKeyPath]] { _$uniquenessConstraints.map { $0.map { $0 as AnyKeyPath } } }
-    static var erasedIndices: [[AnyKeyPath]] { _$indices.map { $0.map { $0 as AnyKeyPath } } }
 }
 
 extension ModelDescription {

@@ -1,7 +1,8 @@
 import SwiftSyntaxMacrosTestSupport
 import XCTest
 
-/// `#Unique` and `#Index`: static lists of key-path arrays, copied verbatim.
+/// `#Unique` and `#Index`: static lists of key-path arrays, copied verbatim and checked against
+/// the model type, in a property whose type does not name it (so a non-final class can have it).
 final class KeyPathListMacroTests: XCTestCase {
     func testUniqueListsItsConstraints() {
         assertMacroExpansion(
@@ -12,8 +13,9 @@ final class KeyPathListMacroTests: XCTestCase {
             """#,
             expandedSource: #"""
                 final class Trip {
-                    public static var _$uniquenessConstraints: [[PartialKeyPath<Trip>]] {
-                        [[\.name, \.startDate], [\.code]]
+                    public static var _$uniquenessConstraints: [[AnyKeyPath]] {
+                        let keyPaths: [[PartialKeyPath<Trip>]] = [[\.name, \.startDate], [\.code]]
+                        return keyPaths
                     }
                 }
                 """#,
@@ -29,8 +31,9 @@ final class KeyPathListMacroTests: XCTestCase {
             """#,
             expandedSource: #"""
                 final class Trip {
-                    public static var _$indices: [[PartialKeyPath<Trip>]] {
-                        [[\.name], [\Trip.startDate, \.endDate]]
+                    public static var _$indices: [[AnyKeyPath]] {
+                        let keyPaths: [[PartialKeyPath<Trip>]] = [[\.name], [\Trip.startDate, \.endDate]]
+                        return keyPaths
                     }
                 }
                 """#,

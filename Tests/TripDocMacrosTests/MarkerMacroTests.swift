@@ -60,7 +60,8 @@ final class MarkerMacroTests: XCTestCase {
                 """,
             diagnostics: [
                 DiagnosticSpec(
-                    message: "@Relationship can't be applied to 'stops' because it is a 'let': declare it 'var'",
+                    message: "@Relationship can't be applied to 'stops' because it is a 'let': the context sets a relationship when its "
+                        + "inverse changes; declare it 'var'",
                     line: 2, column: 41)
             ],
             macros: tripDocMacros)
@@ -100,7 +101,7 @@ final class MarkerMacroTests: XCTestCase {
                 """,
             diagnostics: [
                 DiagnosticSpec(
-                    message: "@Attribute can only be applied to a stored 'var' property of a @Model class",
+                    message: "@Attribute can only be applied to a stored property of a @Model class",
                     line: 2, column: 5)
             ],
             macros: tripDocMacros)

@@ -127,11 +127,13 @@ final class ModelMacroTests: XCTestCase {
                     var isSelected: Bool = false
                     var displayName: String { name.uppercased() }
                     static var count = 0
-                    public static var _$uniquenessConstraints: [[PartialKeyPath<Trip>]] {
-                        [[\.name, \.startDate, \.endDate]]
+                    public static var _$uniquenessConstraints: [[AnyKeyPath]] {
+                        let keyPaths: [[PartialKeyPath<Trip>]] = [[\.name, \.startDate, \.endDate]]
+                        return keyPaths
                     }
-                    public static var _$indices: [[PartialKeyPath<Trip>]] {
-                        [[\.name], [\.startDate], [\.endDate], [\.name, \.startDate, \.endDate]]
+                    public static var _$indices: [[AnyKeyPath]] {
+                        let keyPaths: [[PartialKeyPath<Trip>]] = [[\.name], [\.startDate], [\.endDate], [\.name, \.startDate, \.endDate]]
+                        return keyPaths
                     }
                     init(name: String, destination: String, startDate: Date = .now, endDate: Date = .distantFuture) {
                         self.name = name; self.destination = destination; self.startDate = startDate; self.endDate = endDate

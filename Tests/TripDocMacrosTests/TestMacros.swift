@@ -11,14 +11,23 @@ let tripDocMacros: [String: Macro.Type] = [
     "Transient": TransientMacro.self,
     "Unique": UniqueMacro.self,
     "Index": IndexMacro.self,
+    "ModelActor": ModelActorMacro.self,
 ]
 
 /// `tripDocMacros` as the compiler sees them for a class that does not yet conform to
 /// `PersistentModel`: the compiler passes the missing conformance to `@Model`'s
 /// extension role.
 let tripDocMacroSpecs: [String: MacroSpec] = tripDocMacros.mapValues { type in
-    type == ModelMacro.self ? MacroSpec(type: type, conformances: ["PersistentModel"]) : MacroSpec(type: type)
+    switch type {
+    case is ModelMacro.Type: MacroSpec(type: type, conformances: ["PersistentModel"])
+    case is ModelActorMacro.Type: MacroSpec(type: type, conformances: ["ModelActor"])
+    default: MacroSpec(type: type)
+    }
 }
+
+/// `tripDocMacroSpecs` as the compiler sees them for a class that already conforms to
+/// `PersistentModel` through its superclass: no conformance is missing.
+let tripDocMacroSpecsForModelSubclass: [String: MacroSpec] = tripDocMacros.mapValues { MacroSpec(type: $0) }
 
 /// The members `@Model` adds to a class named `type`, indented for the class body, for
 /// tests about something else (diagnostics, mostly). `storage` names the `_name` storage

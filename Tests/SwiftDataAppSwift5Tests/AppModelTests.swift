@@ -1,0 +1,1 @@
+../SwiftDataAppTests/AppModelTests.swift

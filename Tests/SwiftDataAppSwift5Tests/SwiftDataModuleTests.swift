@@ -1,0 +1,1 @@
+../SwiftDataAppTests/SwiftDataModuleTests.swift
