@@ -17,6 +17,9 @@ public enum TripDocError: Error, Hashable, Sendable, CustomStringConvertible {
     case unknownEntity(name: String, path: String, known: [String])
     /// The document has integrity problems that stop the operation.
     case documentHasProblems(path: String, problems: [IntegrityProblem])
+    /// The document a migration made has integrity problems (the input's own, or new ones such
+    /// as a relationship's minimum count the old models do not meet).
+    case migratedDocumentHasProblems(input: String, problems: [IntegrityProblem])
     /// An argument is out of range.
     case invalidArgument(String)
 
@@ -39,6 +42,10 @@ public enum TripDocError: Error, Hashable, Sendable, CustomStringConvertible {
             "\(path) has no entity '\(name)'; it has \(known.joined(separator: ", "))"
         case .documentHasProblems(let path, let problems):
             "\(path) has \(problems.count) integrity problem(s); run tripdoc inspect \(path) to see them all. First: "
+                + problems.prefix(3).map(\.description).joined(separator: "; ")
+        case .migratedDocumentHasProblems(let input, let problems):
+            "\(input), migrated, would have \(problems.count) integrity problem(s), so nothing was written "
+                + "(tripdoc inspect \(input) shows whether it has them already). First: "
                 + problems.prefix(3).map(\.description).joined(separator: "; ")
         case .invalidArgument(let message):
             message

@@ -9,7 +9,7 @@ import TripDocKit
 struct TripDocCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tripdoc",
-        abstract: "Create, read, check and convert tripdoc documents.",
+        abstract: "Create, read, check, convert and migrate tripdoc documents.",
         discussion: """
             A tripdoc document holds a schema, snapshots of models and their history, in one of \
             these formats: JSON (.json), XML property list (.plist) and zipped bundle (.tripbundle). The format of a document being read is recognised from \
@@ -24,9 +24,13 @@ struct TripDocCommand: ParsableCommand {
               tripdoc inspect trips.json --json
               tripdoc convert trips.json copy.json
               tripdoc diff trips.json copy.plist
+              tripdoc schema diff trips.json v2.json
+              tripdoc migrate trips.json trips-v2.json --schema v2.json
             """,
         version: TripDocVersion.string,
-        subcommands: [Sample.self, Show.self, Inspect.self, History.self, Convert.self, Diff.self]
+        subcommands: [
+            Sample.self, Show.self, Inspect.self, History.self, Convert.self, Diff.self, SchemaCommand.self, Migrate.self,
+        ]
     )
 
     /// Runs the command; every failure prints one message on standard error and exits with 2
