@@ -51,7 +51,7 @@ public final class ModelContainer: @unchecked Sendable {
         self.configurations = configured
         self.stores = stores
         var modelTypes: [String: any PersistentModel.Type] = [:]
-        let registered = ModelDescription.registeredTypes()
+        let registered = SchemaModelTypes.types(for: givenSchema)
         for entity in givenSchema.entities { modelTypes[entity.name] = registered[entity.name] }
         self.modelTypes = modelTypes
     }

@@ -17,6 +17,7 @@ extension Schema {
             }
         }
         self.init(all.values.map { Self.entity(of: $0) }, version: version)
+        SchemaModelTypes.record(self, types: Array(all.values))
     }
 
     /// The schema of model types, variadic.
