@@ -99,7 +99,8 @@ public struct SchemaMigration: Sendable {
 
     /// The history of the migrated document: the same transactions, identifiers and deletion
     /// point (so tokens stay valid); changes of removed entities left out, entities and
-    /// attributes renamed, removed attributes left out of updates and tombstones.
+    /// properties renamed, removed properties left out of updates (and updates of nothing
+    /// else) and tombstones.
     public func migrated(_ history: DocumentHistory) -> DocumentHistory {
         var copy = history
         copy.transactions = history.transactions.map { transaction in
@@ -110,7 +111,8 @@ public struct SchemaMigration: Sendable {
         return copy
     }
 
-    /// One history change migrated, or `nil` when its entity was removed.
+    /// One history change migrated, or `nil` when its entity was removed (or, for an update,
+    /// every property it names).
     public func migrated(_ change: HistoryChangeRecord) -> HistoryChangeRecord? {
         let identifier = change.changedPersistentIdentifier
         guard let entity = entities[identifier.entityName] else { return nil }
@@ -119,9 +121,10 @@ public struct SchemaMigration: Sendable {
         case .insert:
             return .insert(newIdentifier)
         case .update(_, let names, let values):
-            return .update(
-                newIdentifier, updatedAttributes: names.compactMap { entity.newNames[$0] },
-                values: entity.migratedAttributeValues(values))
+            let kept = names.compactMap { entity.newNames[$0] }
+            // An update of removed properties only is about nothing the document still holds.
+            if kept.isEmpty, !names.isEmpty { return nil }
+            return .update(newIdentifier, updatedAttributes: kept, values: entity.migratedAttributeValues(values))
         case .delete(_, let tombstone):
             return .delete(newIdentifier, tombstone: entity.migratedAttributeValues(tombstone))
         }
