@@ -13,7 +13,7 @@ extension TripDocCommand {
                 and whether a lightweight migration (tripdoc migrate) covers them.
 
                 A schema file is a JSON object in the document coding's schema form \
-                (docs/FORMATS.md 2.3): what tripdoc schema FILE --json prints. Edit it (add an \
+                (docs/FORMATS.md 2.3 and 2.6): what tripdoc schema FILE --json prints. Edit it (add an \
                 attribute, give one an originalName to rename it, raise the version) and pass it \
                 to tripdoc migrate --schema.
 
@@ -65,7 +65,7 @@ extension TripDocCommand {
                     A and B are documents (any format) or schema files. Entities and properties are \
                     matched by name, or through the originalName of B's. Each change is listed with \
                     whether a lightweight migration makes it: additions (optional or with a default), \
-                    removals, renames through originalName, optional ↔ required with a default, delete \
+                    removals, renames through originalName, an attribute made optional (or required with a default), delete \
                     rules, indexes, external storage and uniqueness constraints are lightweight (a \
                     constraint that existing models break is refused by migrate); a type change, a \
                     new required attribute without a default, or an entity renamed without \
