@@ -227,8 +227,9 @@ public struct DocumentMigratingSink<Next: DocumentDecodingSink>: DocumentDecodin
     /// The schema to infer a migration to, when none was given.
     private let destination: Schema?
     private var current: EntityMigration?
-    /// The steps for records of the last plan seen, and that plan.
-    private var steps: (plan: EntityCodingPlan, steps: [EntityMigration.Step])?
+    /// The steps for records of the last plan seen, that plan, and whether they leave its
+    /// records as they are (then records go on unchanged, not copied).
+    private var steps: (plan: EntityCodingPlan, steps: [EntityMigration.Step], keepsRecords: Bool)?
     private var uniqueness: UniquenessTracker?
 
     /// A sink migrating with `migration` into `next`.
@@ -282,7 +283,19 @@ public struct DocumentMigratingSink<Next: DocumentDecodingSink>: DocumentDecodin
 
     public mutating func add(record: consuming SnapshotRecord) throws {
         guard let current else { return }
-        if steps?.plan !== record.plan { steps = (record.plan, current.steps(from: record.plan)) }
+        if steps?.plan !== record.plan {
+            let steps = current.steps(from: record.plan)
+            let keepsRecords =
+                !migration!.renamesEntities && steps.count == record.plan.propertiesInKeyOrder.count
+                && steps.enumerated().allSatisfy { place, step in
+                    if case .copy(let index) = step { index == place } else { false }
+                }
+            self.steps = (record.plan, steps, keepsRecords)
+        }
+        if steps!.keepsRecords, uniqueness == nil {
+            // An entity whose properties are all kept as they were: its records go on as read.
+            return try next.add(record: record)
+        }
         let record = record
         let migration = migration!
         let renames = migration.renamesEntities
