@@ -11,25 +11,3 @@ extension Schema {
     /// Whether the two schemas have the same entities, whatever their versions.
     func hasTheEntities(of other: Schema) -> Bool { entities == other.entities }
 }
-
-extension MigrationStage {
-    /// The version the stage migrates from.
-    public var fromVersion: any VersionedSchema.Type {
-        switch self {
-        case .lightweight(let from, _), .custom(let from, _, _, _): from
-        }
-    }
-
-    /// The version the stage migrates to.
-    public var toVersion: any VersionedSchema.Type {
-        switch self {
-        case .lightweight(_, let to), .custom(_, let to, _, _): to
-        }
-    }
-
-    /// `lightweight 1.0.0 → 2.0.0`, as errors name a stage.
-    var summary: String {
-        let kind = if case .lightweight = self { "lightweight" } else { "custom" }
-        return "\(kind) stage \(fromVersion.versionIdentifier) → \(toVersion.versionIdentifier)"
-    }
-}
