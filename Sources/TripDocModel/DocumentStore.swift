@@ -54,7 +54,6 @@ public final class DocumentStore<Configuration: DocumentStoreConfiguration>: Dat
         try configuration.validate()
         if let migrationPlan { schema = try migrationPlan.currentSchema(matching: schema) }
         self.configuration = configuration
-        self.schema = schema
         if let stage = configuration as? MigrationStageStore {
             backend = .memory(stage.workspace.document)
             identifier = stage.workspace.document.storeIdentifier
@@ -70,18 +69,25 @@ public final class DocumentStore<Configuration: DocumentStoreConfiguration>: Dat
                 store = try ArchiveStore(path: path, format: format, schema: schema)
             } catch ArchiveStoreError.schemaMismatch {
                 let older = try ArchiveStore(path: path, format: format)
-                let document = try older.readDocument()
-                let migrated = try document.migrated(to: schema, migrationPlan: migrationPlan)
-                guard configuration.allowsSave else {
-                    throw MigrationError.saveNotAllowed(
-                        configuration: configuration.name, document: document.schema.version, current: schema.version)
+                if migrationPlan == nil, older.schema.hasTheEntities(of: schema) {
+                    // Models without versions opening a document of theirs that was given one
+                    // (by a plan, or tripdoc migrate): nothing to migrate; the version stays.
+                    schema = older.schema
+                    store = older
+                } else {
+                    let document = try older.readDocument()
+                    guard configuration.allowsSave else {
+                        throw MigrationError.saveNotAllowed(
+                            configuration: configuration.name, document: document.schema.version, current: schema.version)
+                    }
+                    try older.replaceDocument(try document.migrated(to: schema, migrationPlan: migrationPlan))
+                    store = try ArchiveStore(path: path, format: format, schema: schema)
                 }
-                try older.replaceDocument(migrated)
-                store = try ArchiveStore(path: path, format: format, schema: schema)
             }
             backend = .file(store)
             identifier = store.identifier
         }
+        self.schema = schema
     }
 
     /// The whole document as it is now (what a migration stage's context left).

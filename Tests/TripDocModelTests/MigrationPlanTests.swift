@@ -308,6 +308,23 @@ enum DidMigratePlan: SchemaMigrationPlan {
         #expect(insert.changedPersistentIdentifier.entityName == "Trip")
     }
 
+    @Test func theSameModelsWithoutAPlanOpenAMigratedDocumentAsItIs() throws {
+        try writeVersion1("json")
+        _ = try ModelContainer(
+            for: TripsSchemaV3.Trip.self, migrationPlan: TripsMigrationPlan.self,
+            configurations: ModelConfiguration(url: url("json")))
+        let migrated = try Data(contentsOf: url("json"))
+        // Schema([Trip]) has version 1.0.0; the document's 3.0.0 stays, and no stage runs again.
+        let unversioned = try ModelContainer(for: TripsSchemaV3.Trip.self, configurations: ModelConfiguration(url: url("json")))
+        #expect(try ModelContext(unversioned).fetchCount(FetchDescriptor<TripsSchemaV3.Trip>()) == 2)
+        #expect(try Data(contentsOf: url("json")) == migrated)
+        let again = try ModelContainer(
+            for: TripsSchemaV3.Trip.self, migrationPlan: TripsMigrationPlan.self,
+            configurations: ModelConfiguration(url: url("json")))
+        #expect(try ModelContext(again).fetchCount(FetchDescriptor<TripsSchemaV3.Trip>()) == 2)
+        #expect(try Data(contentsOf: url("json")) == migrated)
+    }
+
     @Test func versionedModelsAreTheEntityOfTheirUnqualifiedClassName() {
         #expect(Schema(versionedSchema: TripsSchemaV1.self).entities.map(\.name) == ["Trip"])
         #expect(Schema(versionedSchema: TripsSchemaV3.self).entity(named: "Trip")?.attribute(named: "startDate")?.originalName
