@@ -57,6 +57,41 @@ import TripDocTestSupport
         }
     }
 
+    /// `schema` with `.externalStorage` turned on or off for every `Data` attribute, and
+    /// nothing else changed: records pass through, and the bundle keeps the values apart or not.
+    static func externalStorageToggled(in schema: Schema) -> Schema {
+        let entities = schema.entities.map { entity -> Schema.Entity in
+            var entity = entity
+            for index in entity.attributes.indices where entity.attributes[index].type == .data {
+                if entity.attributes[index].usesExternalStorage {
+                    entity.attributes[index].options.removeAll { $0 == .externalStorage }
+                } else {
+                    entity.attributes[index].options.append(.externalStorage)
+                }
+            }
+            return entity
+        }
+        return Schema(entities, version: Schema.Version(schema.version.major + 1, 0, 0))
+    }
+
+    @Test(arguments: 1...4)
+    func recordsPassedOnUnchangedGiveTheBytesOfTheMigrationInMemory(seed: Int) throws {
+        var generator = RandomDocuments(seed: UInt64(seed))
+        let document = generator.document()
+        let target = Self.externalStorageToggled(in: document.schema)
+        let expected = try SchemaMigration(from: document.schema, to: target).migrate(document)
+        let inputPath = scratch.file("in-\(seed).json").path
+        try JSONFormat().writeDocument(document).write(to: URL(fileURLWithPath: inputPath))
+        for output in Self.formats {
+            let outputPath = scratch.file("out-\(seed).\(output.fileExtensions[0])").path
+            _ = try DocumentMigration.migrate(
+                inputPath, to: target, writingTo: OutputDestination(path: outputPath, force: false), format: output)
+            #expect(
+                try Data(contentsOf: URL(fileURLWithPath: outputPath)) == output.writeDocument(expected),
+                "seed \(seed): json → \(output.name)")
+        }
+    }
+
     @Test func aDryRunWritesNothingAndReportsTheChanges() throws {
         var generator = RandomDocuments(seed: 3)
         let document = generator.document()
