@@ -16,7 +16,8 @@ struct TripDocCommand: ParsableCommand {
             its contents, whatever its name.
 
             Exit status: 0 on success, 2 on any error (the message on standard error names the \
-            file, the place in it and what was expected); diff exits with 1 when the documents differ.
+            file, the place in it and what was expected); diff exits with 1 when the documents differ, \
+            schema diff when the schemas do.
 
             Examples:
               tripdoc sample -o trips.json --trips 100
