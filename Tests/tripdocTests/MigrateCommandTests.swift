@@ -132,6 +132,37 @@ import Testing
         #expect(Data(toStandardOutput.stdout.utf8) == (try tripdoc.contents("streamed.json")))
     }
 
+    /// An entity renamed through originalName: into the same place in the order of entities
+    /// (migrated in one pass) or another (migrated in memory), its snapshots, the references to
+    /// them and its history changes renamed.
+    @Test(arguments: ["Stay", "Accommodation"])
+    func anEntityRenamedThroughOriginalNameIsRenamedEverywhere(newName: String) throws {
+        try writeSchema("renamed.json") {
+            $0.replacingOccurrences(of: #""LivingAccommodation""#, with: "\"\(newName)\"")
+                .replacingOccurrences(
+                    of: "\"name\":\"\(newName)\",", with: "\"name\":\"\(newName)\",\"originalName\":\"LivingAccommodation\",")
+        }
+        let outcome = try tripdoc.run("migrate", "story.json", "out.json", "--schema", "renamed.json")
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout.contains("  \(newName): entity renamed from LivingAccommodation\n"))
+        let inspected = try #require(
+            try JSONSerialization.jsonObject(with: Data(tripdoc.run("inspect", "out.json", "--json").stdout.utf8))
+                as? [String: Any])
+        #expect((inspected["problems"] as? [Any])?.isEmpty == true)
+        #expect((inspected["counts"] as? [String: Int])?[newName] == 1)
+        #expect(
+            try tripdoc.run("history", "out.json", "--author", "widget").stdout == """
+                \(Self.store):2  2025-01-02T09:00:00Z  widget
+                  insert \(newName)/2
+                  update Trip/2  livingAccommodation
+                \(Self.store):3  2025-01-03T09:00:00Z  widget
+                  update \(newName)/2  placeName = "Harbour View Hotel & Spa"
+
+                """)
+        let toStandardOutput = try tripdoc.run("migrate", "story.json", "-", "--schema", "renamed.json")
+        #expect(Data(toStandardOutput.stdout.utf8) == (try tripdoc.contents("out.json")))
+    }
+
     @Test func dryRunWritesNothing() throws {
         try writeVersion2()
         let outcome = try tripdoc.run("migrate", "story.json", "out.json", "--schema", "v2.json", "--dry-run")
