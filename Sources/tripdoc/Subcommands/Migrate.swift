@@ -24,7 +24,9 @@ extension TripDocCommand {
 
                 IN is never changed; OUT is written atomically, so a failure leaves no partial file. \
                 IN is read in one pass and OUT written as it goes, as tripdoc convert does. \
-                --dry-run does everything but write OUT.
+                --dry-run does everything but write OUT. When standard error is a terminal, a \
+                progress line shows the entities and snapshots done and the rate \
+                (TRIPDOC_PROGRESS=0 hides it, TRIPDOC_PROGRESS=1 shows it anywhere).
 
                 Examples:
                   tripdoc schema trips.json --json > v2.json     (then edit v2.json)
@@ -58,8 +60,14 @@ extension TripDocCommand {
             if !dryRun { try destination.check(notSameAs: input) }
             let limits = try limitOptions.limits()
             let target = try SchemaSource.read(schema, limits: limits).schema
-            let migration = try DocumentMigration.migrate(
-                input, to: target, writingTo: dryRun ? nil : destination, format: format, limits: limits)
+            let progress = TerminalProgress.forStandardError()
+            defer { progress?.finish() }
+            let migration = try CodingProgress.$observer.withValue(progress) {
+                progress?.begin("migrating \(input)" + (dryRun ? "" : " to \(output)"))
+                return try DocumentMigration.migrate(
+                    input, to: target, writingTo: dryRun ? nil : destination, format: format, limits: limits)
+            }
+            progress?.finish()
             if output == "-", !dryRun {
                 FileHandle.standardError.write(Data(migration.text.utf8))
             } else {
