@@ -134,8 +134,8 @@ public struct DocumentStreamConversion: DocumentDecodingSink {
     }
 }
 
-/// Checks the snapshots on their way to the next sink.
-private struct IntegrityCheckingSink<Next: DocumentDecodingSink>: DocumentDecodingSink {
+/// Checks the snapshots on their way to the next sink (a conversion's input, a migration's output).
+struct IntegrityCheckingSink<Next: DocumentDecodingSink>: DocumentDecodingSink {
     var next: Next
     var session: IntegrityChecker.Session?
 

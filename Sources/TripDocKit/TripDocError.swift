@@ -19,6 +19,9 @@ public enum TripDocError: Error, Hashable, Sendable, CustomStringConvertible {
     case documentHasProblems(path: String, problems: [IntegrityProblem])
     /// `--id` names an object the document does not hold.
     case unknownObject(identifier: String, path: String)
+    /// The document a migration made has integrity problems (the input's own, or new ones such
+    /// as a relationship's minimum count the old models do not meet).
+    case migratedDocumentHasProblems(input: String, problems: [IntegrityProblem])
     /// An argument is out of range.
     case invalidArgument(String)
 
@@ -44,6 +47,10 @@ public enum TripDocError: Error, Hashable, Sendable, CustomStringConvertible {
                 + problems.prefix(3).map(\.description).joined(separator: "; ")
         case .unknownObject(let identifier, let path):
             "\(path) holds no object \(identifier); tripdoc show \(path) --entity \(identifier.prefix { $0 != "/" }) lists them"
+        case .migratedDocumentHasProblems(let input, let problems):
+            "\(input), migrated, would have \(problems.count) integrity problem(s), so nothing was written "
+                + "(tripdoc inspect \(input) shows whether it has them already). First: "
+                + problems.prefix(3).map(\.description).joined(separator: "; ")
         case .invalidArgument(let message):
             message
         }

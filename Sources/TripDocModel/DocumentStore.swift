@@ -42,22 +42,57 @@ public final class DocumentStore<Configuration: DocumentStoreConfiguration>: Dat
     /// Contexts on several threads share the store: every use of the backend holds this.
     private let lock = NSLock()
 
+    /// Opens the configuration's document, creating it when there is none. A document of
+    /// another schema is migrated to the configuration's (``Document/migrated(to:migrationPlan:)``):
+    /// through `migrationPlan`'s stages, or with the lightweight migration inferred from the
+    /// two schemas; the migrated document replaces it atomically, or, when a stage fails, the
+    /// document is left as it was.
+    ///
+    /// - Throws: ``MigrationError``, ``SchemaMigrationError``, or what opening the document throws.
     public init(_ configuration: Configuration, migrationPlan: (any SchemaMigrationPlan.Type)?) throws {
-        guard migrationPlan == nil else { throw ModelContextError.migrationNotSupported(configuration.name) }
-        guard let schema = configuration.schema else { throw ModelContextError.noSchema(configuration.name) }
+        guard var schema = configuration.schema else { throw ModelContextError.noSchema(configuration.name) }
         try configuration.validate()
+        if let migrationPlan { schema = try migrationPlan.currentSchema(matching: schema) }
         self.configuration = configuration
-        self.schema = schema
-        if configuration.isStoredInMemoryOnly {
+        if let stage = configuration as? MigrationStageStore {
+            backend = .memory(stage.workspace.document)
+            identifier = stage.workspace.document.storeIdentifier
+        } else if configuration.isStoredInMemoryOnly {
             let document = Document.empty(schema: schema)
             backend = .memory(document)
             identifier = document.storeIdentifier
         } else {
-            let store = try ArchiveStore(
-                path: configuration.url.path, format: configuration.documentFormat(), schema: schema)
+            let path = configuration.url.path
+            let format = try configuration.documentFormat()
+            var store: ArchiveStore
+            do {
+                store = try ArchiveStore(path: path, format: format, schema: schema)
+            } catch ArchiveStoreError.schemaMismatch {
+                let older = try ArchiveStore(path: path, format: format)
+                if migrationPlan == nil, older.schema.hasTheEntities(of: schema) {
+                    // Models without versions opening a document of theirs that was given one
+                    // (by a plan, or tripdoc migrate): nothing to migrate; the version stays.
+                    schema = older.schema
+                    store = older
+                } else {
+                    let document = try older.readDocument()
+                    guard configuration.allowsSave else {
+                        throw MigrationError.saveNotAllowed(
+                            configuration: configuration.name, document: document.schema.version, current: schema.version)
+                    }
+                    try older.replaceDocument(try document.migrated(to: schema, migrationPlan: migrationPlan))
+                    store = try ArchiveStore(path: path, format: format, schema: schema)
+                }
+            }
             backend = .file(store)
             identifier = store.identifier
         }
+        self.schema = schema
+    }
+
+    /// The whole document as it is now (what a migration stage's context left).
+    func currentDocument() throws -> Document {
+        try lock.withLock { try document() }
     }
 
     /// The whole document.
@@ -130,7 +165,7 @@ public final class DocumentStore<Configuration: DocumentStoreConfiguration>: Dat
 
     public func fetchHistory(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>) throws -> [DefaultHistoryTransaction] {
         try lock.withLock {
-            let modelTypes = ModelDescription.registeredTypes()
+            let modelTypes = SchemaModelTypes.types(for: schema)
             var transactions = try document().history.transactions.map {
                 try DefaultHistoryTransaction($0, storeIdentifier: identifier, modelTypes: modelTypes)
             }

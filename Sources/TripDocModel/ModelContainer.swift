@@ -44,7 +44,7 @@ public final class ModelContainer: @unchecked Sendable {
         for givenSchema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)? = nil,
         configurations: [any DataStoreConfiguration]
     ) throws {
-        let registered = ModelDescription.registeredTypes()
+        let registered = SchemaModelTypes.types(for: givenSchema)
         try self.init(
             for: givenSchema, modelTypes: givenSchema.entities.compactMap { registered[$0.name] },
             migrationPlan: migrationPlan, configurations: configurations)

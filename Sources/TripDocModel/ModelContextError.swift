@@ -3,8 +3,6 @@ import TripDocCore
 
 /// Why the typed model layer could not do what was asked, and what to do.
 public enum ModelContextError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// A configuration's store was opened with a migration plan, which tripdoc's stores do not run.
-    case migrationNotSupported(String)
     /// A configuration reached its store without a schema.
     case noSchema(String)
     /// A save (or history deletion) in a store configured with `allowsSave: false`.
@@ -24,9 +22,6 @@ public enum ModelContextError: Error, Hashable, Sendable, CustomStringConvertibl
 
     public var description: String {
         switch self {
-        case .migrationNotSupported(let name):
-            "the store '\(name)' was given a migration plan; tripdoc's stores do not run migrations yet: "
-                + "open the store without one (tripdoc migrate converts documents between schema versions)"
         case .noSchema(let name):
             "the configuration '\(name)' has no schema; create it through ModelContainer(for:configurations:), "
                 + "which gives it the schema of the model types"

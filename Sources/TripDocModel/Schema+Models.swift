@@ -7,7 +7,9 @@ extension Schema {
     /// when exactly one relationship on each side points at the other type), `#Unique`
     /// constraints and `#Index` lists.
     public init(_ types: [any PersistentModel.Type], version: Version = Version(1, 0, 0)) {
-        self.init(Self.modelTypes(reachableFrom: types).map { Self.entity(of: $0) }, version: version)
+        let all = Self.modelTypes(reachableFrom: types)
+        self.init(all.map { Self.entity(of: $0) }, version: version)
+        SchemaModelTypes.record(self, types: all)
     }
 
     /// `types` and the types their relationships reach: the model types of a schema made of

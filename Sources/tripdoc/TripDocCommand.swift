@@ -9,7 +9,7 @@ import TripDocKit
 struct TripDocCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tripdoc",
-        abstract: "Create, read, check and convert tripdoc documents.",
+        abstract: "Create, read, check, convert and migrate tripdoc documents.",
         discussion: """
             A tripdoc document holds a schema, snapshots of models and their history, in one of \
             these formats: JSON (.json), XML property list (.plist) and zipped bundle (.tripbundle). The format of a document being read is recognised from \
@@ -17,7 +17,8 @@ struct TripDocCommand: ParsableCommand {
 
             Exit status: 0 on success, 2 on any error (the message on standard error names the \
             file, the place in it and what was expected); diff exits with 1 when the documents differ, \
-            and inspect --check when the document has integrity problems.
+            schema diff when the schemas do, and inspect --check when the document has integrity \
+            problems.
 
             Examples:
               tripdoc sample -o trips.json --trips 100
@@ -25,9 +26,13 @@ struct TripDocCommand: ParsableCommand {
               tripdoc inspect trips.json --json
               tripdoc convert trips.json copy.json
               tripdoc diff trips.json copy.plist
+              tripdoc schema diff trips.json v2.json
+              tripdoc migrate trips.json trips-v2.json --schema v2.json
             """,
         version: TripDocVersion.string,
-        subcommands: [Sample.self, Show.self, Inspect.self, History.self, Convert.self, Diff.self]
+        subcommands: [
+            Sample.self, Show.self, Inspect.self, History.self, Convert.self, Diff.self, SchemaCommand.self, Migrate.self,
+        ]
     )
 
     /// Runs the command; every failure prints one message on standard error and exits with 2

@@ -41,11 +41,14 @@ extension DocumentDecoder {
         var relationships: [Schema.Relationship] = []
         var uniquenessConstraints: [[String]] = []
         var indices: [[String]] = []
+        var originalName: String?
         try decodeObject(
-            from: &reader, allowedKeys: ["attributes", "indices", "name", "relationships", "uniquenessConstraints"]
+            from: &reader,
+            allowedKeys: ["attributes", "indices", "name", "originalName", "relationships", "uniquenessConstraints"]
         ) { key, reader in
             switch key {
             case "name": name = try reader.readString()
+            case "originalName": originalName = try reader.readString()
             case "attributes":
                 attributes = try decodeArray(from: &reader) { reader in try decodeAttribute(from: &reader) }
             case "relationships":
@@ -57,7 +60,7 @@ extension DocumentDecoder {
         guard let name else { throw failure(at: start, in: reader, "the entity has no 'name'") }
         return Schema.Entity(
             name: name, attributes: attributes, relationships: relationships,
-            uniquenessConstraints: uniquenessConstraints, indices: indices)
+            uniquenessConstraints: uniquenessConstraints, indices: indices, originalName: originalName)
     }
 
     private func decodeAttribute<R: StructuredReader>(from reader: inout R) throws -> Schema.Attribute {

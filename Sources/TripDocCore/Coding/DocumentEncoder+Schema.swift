@@ -23,6 +23,10 @@ extension DocumentEncoder {
         encodeNameLists(entity.indices, to: &writer)
         writer.key("name")
         writer.writeString(entity.name)
+        if let originalName = entity.originalName {
+            writer.key("originalName")
+            writer.writeString(originalName)
+        }
         writer.key("relationships")
         writer.beginArray()
         for relationship in entity.relationships { encodeRelationship(relationship, to: &writer) }

@@ -40,17 +40,21 @@ extension Schema {
         public var uniquenessConstraints: [[String]]
         /// Property-name lists the store may index (`#Index`).
         public var indices: [[String]]
+        /// The name the entity had in an earlier schema version, for migration: a lightweight
+        /// migration renames the entity's models, references and history from it.
+        public var originalName: String?
 
         /// Creates an entity.
         public init(
             name: String, attributes: [Attribute] = [], relationships: [Relationship] = [],
-            uniquenessConstraints: [[String]] = [], indices: [[String]] = []
+            uniquenessConstraints: [[String]] = [], indices: [[String]] = [], originalName: String? = nil
         ) {
             self.name = name
             self.attributes = attributes
             self.relationships = relationships
             self.uniquenessConstraints = uniquenessConstraints
             self.indices = indices
+            self.originalName = originalName
         }
 
         /// The attribute called `name`, or `nil`.
