@@ -49,6 +49,8 @@ struct CommandHelp: Decodable {
     var abstract: String?
     var discussion: String?
     var shouldDisplay: Bool?
+    /// The subcommand run when none is named (`tripdoc schema FILE` runs `schema print`).
+    var defaultSubcommand: String?
     var arguments: [Argument]?
     var subcommands: [CommandHelp]?
 
@@ -60,6 +62,15 @@ struct CommandHelp: Decodable {
     /// The subcommands a user runs (not the parser's own `help`).
     var shownSubcommands: [CommandHelp] {
         (subcommands ?? []).filter { $0.shouldDisplay != false && $0.commandName != "help" }
+    }
+
+    /// Every command below this one, depth first (a command before its own subcommands), each
+    /// with the names that lead to it from here (`["schema", "diff"]`).
+    var descendants: [(path: [String], command: CommandHelp)] {
+        shownSubcommands.flatMap { subcommand -> [(path: [String], command: CommandHelp)] in
+            [([subcommand.commandName], subcommand)]
+                + subcommand.descendants.map { ([subcommand.commandName] + $0.path, $0.command) }
+        }
     }
 
     /// The arguments shown in help.

@@ -62,10 +62,11 @@ struct MDocWriter {
         }
     }
 
-    /// A subcommand's usage: `tripdoc convert [--to to] in out`, one macro line per argument.
-    mutating func synopsis(of command: CommandHelp, under root: String) {
-        line(macro: "Nm", [.text(root)])
-        line(macro: "Cm", [.text(command.commandName)])
+    /// A subcommand's usage: `tripdoc convert [--to to] in out`, one macro line per argument;
+    /// `path` is the command names from the root (`tripdoc schema diff`).
+    mutating func synopsis(of command: CommandHelp, path: [String]) {
+        line(macro: "Nm", [.text(path[0])])
+        line(macro: "Cm", path.dropFirst().map(Word.text))
         for argument in command.shownArguments where !argument.isBuiltIn {
             var usage: [Word] = []
             if let name = argument.names?.first(where: { $0.kind == "long" }) ?? argument.names?.first {

@@ -27,8 +27,8 @@ struct ManualPage {
         page.macro("Nm", name)
         page.macro("Nd", (command.abstract ?? "").trimmingSuffix("."))
         page.macro("Sh", "SYNOPSIS")
-        for subcommand in command.shownSubcommands {
-            page.synopsis(of: subcommand, under: name)
+        for (path, subcommand) in command.descendants {
+            page.synopsis(of: subcommand, path: [name] + path)
         }
         page.macro("Nm", name)
         page.line(macro: "Op", [.raw("Fl"), .raw("\\-help")])
@@ -41,9 +41,9 @@ struct ManualPage {
         page.options(command.shownArguments)
 
         page.macro("Sh", "COMMANDS")
-        for subcommand in command.shownSubcommands {
-            page.macro("Ss", "\(name) \(subcommand.commandName)")
-            page.synopsis(of: subcommand, under: name)
+        for (path, subcommand) in command.descendants {
+            page.macro("Ss", ([name] + path).joined(separator: " "))
+            page.synopsis(of: subcommand, path: [name] + path)
             page.paragraph(subcommand.abstract ?? "")
             page.text(subcommand.discussion ?? "")
             page.options(subcommand.shownArguments.filter { !$0.isBuiltIn })
