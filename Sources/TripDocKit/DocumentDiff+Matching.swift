@@ -299,7 +299,7 @@ extension DocumentDiff {
                         let before = Self.value(of: old, at: attributePlaces.0[index])
                         let after = Self.value(of: snapshot, at: attributePlaces.1[index])
                         if before != after {
-                            attributeChanges.append(ValueChange(property: name, old: before, new: after))
+                            attributeChanges += ValueChange.changes(of: name, from: before, to: after)
                         }
                     }
                     var relationshipChanges: [ValueChange] = []

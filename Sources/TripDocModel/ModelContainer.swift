@@ -40,6 +40,11 @@ public final class ModelContainer: @unchecked Sendable {
         for givenSchema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)? = nil,
         configurations: [any DataStoreConfiguration]
     ) throws {
+        // A model type tripdoc cannot store is refused before any store is opened.
+        let registered = ModelDescription.registeredTypes()
+        for entity in givenSchema.entities {
+            if let type = registered[entity.name], let problem = ModelDescription.of(type).problems.first { throw problem }
+        }
         schema = givenSchema
         var configured: [any DataStoreConfiguration] = []
         var stores: [ModelStore] = []
@@ -51,7 +56,6 @@ public final class ModelContainer: @unchecked Sendable {
         self.configurations = configured
         self.stores = stores
         var modelTypes: [String: any PersistentModel.Type] = [:]
-        let registered = ModelDescription.registeredTypes()
         for entity in givenSchema.entities { modelTypes[entity.name] = registered[entity.name] }
         self.modelTypes = modelTypes
     }

@@ -176,6 +176,10 @@ public struct DocumentEncoder {
 
     /// Writes one attribute value as its type says.
     public func encodeValue<W: StructuredWriter>(_ value: SnapshotValue, as type: AttributeType, to writer: inout W) {
+        if case .codable = type {
+            encodeCodableValue(value, to: &writer)
+            return
+        }
         switch value {
         case .null:
             // Unreachable: callers check `fits`, which no nil value passes; documents omit nil.
@@ -221,6 +225,27 @@ public struct DocumentEncoder {
             writer.beginArray()
             for id in ids { writer.writeString(id.primaryKey) }
             writer.endArray()
+        }
+    }
+
+    /// Writes a value of a ``AttributeType/codable`` attribute as it describes itself: objects'
+    /// members in byte order of their names, `nil` members and elements kept (docs/FORMATS.md 3.10).
+    func encodeCodableValue<W: StructuredWriter>(_ value: SnapshotValue, to writer: inout W) {
+        switch value {
+        case .null: writer.writeNull()
+        case .array(let elements):
+            writer.beginArray()
+            for element in elements { encodeCodableValue(element, to: &writer) }
+            writer.endArray()
+        case .composite(let members):
+            writer.beginObject()
+            for (name, member) in members.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+                writer.key(name)
+                encodeCodableValue(member, to: &writer)
+            }
+            writer.endObject()
+        default:
+            encodeValue(value, as: .string, to: &writer)
         }
     }
 
