@@ -73,11 +73,13 @@ public final class ModelContainer: @unchecked Sendable {
         return try ModelStore(C.Store(own, migrationPlan: migrationPlan), configurationName: configuration.name)
     }
 
-    /// The context of the main actor.
+    /// The context of the main actor, with ``ModelContext/autosaveEnabled`` on (as in
+    /// SwiftData): its changes are saved without a call to `save()`.
     @MainActor public var mainContext: ModelContext {
         lock.withLock {
             if let context = mainContextStorage { return context }
             let context = ModelContext(self)
+            context.autosaveEnabled = true
             mainContextStorage = context
             return context
         }

@@ -11,8 +11,30 @@ public final class ModelContext {
     public let container: ModelContainer
     /// The author recorded with the context's saves in history, such as `"widget"`.
     public var author: String?
-    /// Accepted for source compatibility: tripdoc has no run loop to autosave on; call ``save()``.
-    public var autosaveEnabled = false
+    /// Whether the context saves its pending changes on its own: soon after they are made
+    /// (on the main actor's next turn), and at the latest when the context is deinitialised
+    /// or the process exits normally (see docs in `Autosave.swift` and the README). `true` for
+    /// a container's ``ModelContainer/mainContext``, `false` for a context made with
+    /// ``init(_:)``, as in SwiftData.
+    public var autosaveEnabled = false {
+        didSet {
+            guard autosaveEnabled != oldValue else { return }
+            if autosaveEnabled {
+                Autosave.register(self)
+                scheduleAutosave()
+            } else {
+                Autosave.unregister(self)
+            }
+        }
+    }
+    /// The error of the last autosave that failed, or `nil` when the last one succeeded
+    /// (the failed changes stay pending; ``save()`` them or ``rollback()``).
+    public private(set) var autosaveError: (any Error)?
+    /// Posted with the context as the object when an autosave fails; `userInfo["error"]`
+    /// holds the error.
+    public static let autosaveDidFail = Notification.Name("TripDoc.ModelContext.autosaveDidFail")
+    /// Whether an autosave is scheduled and has not run yet.
+    private var isAutosaveScheduled = false
 
     let editingState: EditingState
     /// Every model the context knows, by identifier (deleted ones until the save).
@@ -36,7 +58,38 @@ public final class ModelContext {
     }
 
     deinit {
+        if autosaveEnabled {
+            Autosave.unregister(self)
+            autosave(isDeinitialising: true)
+        }
         for store in container.stores { store.store.invalidateState(for: editingState) }
+    }
+
+    // MARK: Autosave
+
+    /// Schedules an autosave if autosave is on and none is scheduled.
+    private func scheduleAutosave() {
+        guard autosaveEnabled, hasChanges, !isAutosaveScheduled else { return }
+        isAutosaveScheduled = true
+        Autosave.schedule(self)
+    }
+
+    /// Saves the pending changes, reporting a failure rather than throwing it (posted without
+    /// the context as the object while it is being deinitialised).
+    func autosave(isDeinitialising: Bool = false) {
+        isAutosaveScheduled = false
+        guard autosaveEnabled, hasChanges else { return }
+        do {
+            try save()
+            autosaveError = nil
+        } catch {
+            autosaveError = error
+            let store = container.configurations.map(\.name).joined(separator: ", ")
+            FileHandle.standardError.write(
+                Data("tripdoc: autosave of store \(store) failed: \(error); the changes are still pending in the context\n".utf8))
+            NotificationCenter.default.post(
+                name: Self.autosaveDidFail, object: isDeinitialising ? nil : self, userInfo: ["error": error])
+        }
     }
 
     // MARK: Pending changes
@@ -56,6 +109,7 @@ public final class ModelContext {
     func hasPendingChanges(_ id: PersistentIdentifier) -> Bool { pending.contains(id) }
 
     func modelDidChange(_ id: PersistentIdentifier) {
+        defer { scheduleAutosave() }
         guard registry[id] != nil, !pending.contains(id) else { return }
         changedIdentifiers.append(id)
         pending.insert(id)
@@ -95,6 +149,7 @@ public final class ModelContext {
         registry[id] = model
         insertedIdentifiers.append(id)
         pending.insert(id)
+        scheduleAutosave()
         // Relationships set before the model was inserted: their destinations join the context
         // and get the inverse.
         for property in backing.description.properties where property.isRelationship {
@@ -126,6 +181,7 @@ public final class ModelContext {
         deletedIdentifiers.append(id)
         pending.insert(id)
         backing.isDeleted = true
+        scheduleAutosave()
     }
 
     /// Marks every model of a type that `predicate` selects deleted (all of them without one).

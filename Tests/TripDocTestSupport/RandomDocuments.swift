@@ -78,10 +78,11 @@ public struct RandomDocuments {
         }
     }
 
-    /// A value of a Codable attribute: objects, arrays, nil, and scalars at the edges.
+    /// A value of a Codable attribute: objects, arrays, nil inside them, and scalars at the edges.
     private mutating func codableValue(depth: Int) -> SnapshotValue {
         switch below(depth > 2 ? 7 : 9) {
-        case 0: return .null
+        case 0 where depth > 0: return .null
+        case 0: return .composite([:])
         case 1: return .bool(chance(50))
         case 2: return .int(pick([Int64.min, Int64.max, 0, -1]))
         case 3: return .uint(pick([UInt64.max, UInt64(Int64.max) + 1]))
