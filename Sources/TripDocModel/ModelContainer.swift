@@ -27,6 +27,31 @@ public final class ModelContainer: @unchecked Sendable {
         try self.init(for: Schema(forTypes), migrationPlan: migrationPlan, configurations: configurations)
     }
 
+    /// Opens a store per configuration for the model types: SwiftData's spelling with an array,
+    /// `configurations: [.init(isStoredInMemoryOnly: true)]`.
+    public convenience init(
+        for forTypes: any PersistentModel.Type..., migrationPlan: (any SchemaMigrationPlan.Type)? = nil,
+        configurations: [ModelConfiguration]
+    ) throws {
+        try self.init(for: Schema(forTypes), migrationPlan: migrationPlan, configurations: configurations)
+    }
+
+    /// Opens a store per configuration for the model types, `configurations: .init(url: url)`.
+    public convenience init(
+        for forTypes: any PersistentModel.Type..., migrationPlan: (any SchemaMigrationPlan.Type)? = nil,
+        configurations: ModelConfiguration...
+    ) throws {
+        try self.init(for: Schema(forTypes), migrationPlan: migrationPlan, configurations: configurations)
+    }
+
+    /// Opens a store per configuration for a schema, SwiftData's spelling with an array.
+    public convenience init(
+        for givenSchema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)? = nil,
+        configurations: [ModelConfiguration]
+    ) throws {
+        try self.init(for: givenSchema, migrationPlan: migrationPlan, configurations: configurations.map { $0 as any DataStoreConfiguration })
+    }
+
     /// Opens a store per configuration for a schema.
     public convenience init(
         for givenSchema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)? = nil,
