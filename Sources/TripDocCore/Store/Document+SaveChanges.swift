@@ -110,9 +110,9 @@ private struct SaveChangesWorkspace {
         var saved: [(PersistentIdentifier, previous: DefaultSnapshot?)] = []
         for (identifier, snapshot) in pendingInserts {
             let entity = entities[identifier.entityName]!
-            let rewritten = try normalized(
-                snapshot.copy(persistentIdentifier: identifier, remappedIdentifiers: remapped), entity: entity,
-                reportedAs: snapshot.persistentIdentifier)
+            var copy = snapshot.copy(persistentIdentifier: identifier, remappedIdentifiers: remapped)
+            if let existing = byIdentifier[identifier] { copy = Self.upsert(copy, onto: existing, entity: entity) }
+            let rewritten = try normalized(copy, entity: entity, reportedAs: snapshot.persistentIdentifier)
             saved.append((identifier, byIdentifier[identifier]))
             if let previous = byIdentifier[identifier] {
                 try checkUniqueness(of: rewritten, replacing: previous, entity: entity)
@@ -197,6 +197,25 @@ private struct SaveChangesWorkspace {
         result.append(contentsOf: a[i...])
         result.append(contentsOf: b[j...])
         return result
+    }
+
+    /// What an insert that matches `existing` on a uniqueness constraint leaves (an upsert, as
+    /// SwiftData's constraint merge with the inserted object's values winning): the values the
+    /// insert holds replace the existing model's; a property the insert leaves out, and a
+    /// relationship it holds no destination in (a `nil` to-one, an empty to-many: what a new
+    /// object has for a relationship it never set), keep the existing model's value, so an
+    /// upsert never empties the existing model's relationships. To empty them, update the model.
+    static func upsert(_ inserted: DefaultSnapshot, onto existing: DefaultSnapshot, entity: Schema.Entity) -> DefaultSnapshot {
+        var values = inserted.values
+        for name in entity.propertyNames {
+            switch values[name] {
+            case nil: values[name] = existing.values[name]
+            case .null?, .references([])? where entity.relationship(named: name) != nil:
+                values[name] = existing.values[name] ?? values[name]
+            default: break
+            }
+        }
+        return DefaultSnapshot(persistentIdentifier: inserted.persistentIdentifier, values: values)
     }
 
     /// Records an update: the properties whose values differ, and the new values of the
