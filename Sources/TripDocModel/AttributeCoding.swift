@@ -18,6 +18,9 @@ enum AttributeCoding {
     case rawValue(any RawRepresentable.Type, raw: any PersistableValue.Type)
     case codable(any Codable.Type)
     indirect case optional(AttributeCoding, nilValue: Any)
+    /// `@Attribute(.transformable(by:))`: stored as the `Data` the transformer makes; `isValue`
+    /// says whether what it gives back is of the property's type.
+    case transformed(ValueTransformer, name: String, isValue: (Any) -> Bool)
 
     /// The coding of `type`, or `nil` when tripdoc cannot store it.
     init?(_ type: Any.Type) {
@@ -46,6 +49,7 @@ enum AttributeCoding {
         case .rawValue(_, let raw): raw.attributeType
         case .codable: .codable
         case .optional(let wrapped, _): wrapped.attributeType
+        case .transformed: .data
         }
     }
 
@@ -79,6 +83,11 @@ enum AttributeCoding {
             guard let optional = value as? any OptionalValue else { return try wrapped.snapshotValue(of: value) }
             guard let some = optional.wrappedAny else { return .null }
             return try wrapped.snapshotValue(of: some)
+        case .transformed(let transformer, let name, _):
+            guard let data = transformer.transformedValue(value) as? Data else {
+                throw AttributeCodingError.transformerGaveNoData(name)
+            }
+            return .data(data)
         }
     }
 
@@ -104,6 +113,12 @@ enum AttributeCoding {
         case .optional(let wrapped, let nilValue):
             if case .null = snapshot { return nilValue }
             return try wrapped.value(from: snapshot)
+        case .transformed(let transformer, let name, let isValue):
+            guard case .data(let data) = snapshot else { throw AttributeCodingError.doesNotFit(snapshot, .data) }
+            guard let value = transformer.reverseTransformedValue(data), isValue(value) else {
+                throw AttributeCodingError.transformerGaveNoValue(name)
+            }
+            return value
         }
     }
 
@@ -118,12 +133,19 @@ enum AttributeCodingError: Error, CustomStringConvertible {
     case notOfType(String)
     /// A snapshot value that is no value of the attribute's type.
     case doesNotFit(SnapshotValue, AttributeType)
+    /// A transformer whose `transformedValue` gave no `Data`.
+    case transformerGaveNoData(String)
+    /// A transformer whose `reverseTransformedValue` gave no value of the property's type.
+    case transformerGaveNoValue(String)
 
     var description: String {
         switch self {
         case .notOfType(let type): "the value is of type \(type), not the property's"
         case .doesNotFit(let value, let type):
             "the document holds \(value.kindDescription) (\(value)), which is no value of \(type.name)"
+        case .transformerGaveNoData(let name): "the value transformer \(name) did not make Data of the value"
+        case .transformerGaveNoValue(let name):
+            "the value transformer \(name) did not give back a value of the property's type"
         }
     }
 }

@@ -74,10 +74,11 @@ struct ModelDescription: @unchecked Sendable {
         var properties: [Property] = []
         var problems: [ModelContextError] = []
         for metadata in type.schemaMetadata {
-            guard let kind = Self.kind(of: metadata) else {
-                problems.append(
-                    .unsupportedPropertyType(
-                        model: entityName, property: metadata.name, type: String(reflecting: metadata.valueType)))
+            let kind: Property.Kind
+            do {
+                kind = try Self.kind(of: metadata, in: entityName)
+            } catch {
+                problems.append(error)
                 continue
             }
             properties.append(
@@ -96,8 +97,12 @@ struct ModelDescription: @unchecked Sendable {
         self.problems = problems
     }
 
-    /// The kind of a property, or `nil` when tripdoc cannot store its type.
-    private static func kind(of metadata: Schema.PropertyMetadata) -> Property.Kind? {
+    /// The kind of a property.
+    ///
+    /// - Throws: Why tripdoc cannot store the property.
+    private static func kind(of metadata: Schema.PropertyMetadata, in model: String) throws(ModelContextError)
+        -> Property.Kind
+    {
         let valueType = metadata.valueType
         if let list = valueType as? any OptionalModelList.Type {
             return .relationship(destination: list.destinationType, isToMany: true, isOptional: true)
@@ -110,7 +115,21 @@ struct ModelDescription: @unchecked Sendable {
         if let model = valueType as? any PersistentModel.Type {
             return .relationship(destination: model, isToMany: false, isOptional: false)
         }
-        guard let coding = AttributeCoding(valueType) else { return nil }
+        if let options = (metadata.metadata as? Schema.AttributeMetadata)?.options,
+            let name = options.lazy.compactMap(\.transformerName).first
+        {
+            guard let transformer = ValueTransformer.valueTransformer(forName: NSValueTransformerName(name)) else {
+                throw .noValueTransformer(model: model, property: metadata.name, name: name)
+            }
+            let transformed = AttributeCoding.transformed(transformer, name: name, isValue: metadata.isValue)
+            guard let optional = valueType as? any OptionalValue.Type else {
+                return .attribute(coding: transformed, isOptional: false)
+            }
+            return .attribute(coding: .optional(transformed, nilValue: optional.nilValue), isOptional: true)
+        }
+        guard let coding = AttributeCoding(valueType) else {
+            throw .unsupportedPropertyType(model: model, property: metadata.name, type: String(reflecting: valueType))
+        }
         return .attribute(coding: coding, isOptional: coding.isOptional)
     }
 }
