@@ -69,6 +69,20 @@ extension ModelDescription {
         lists.map { list in list.compactMap { property(for: $0)?.name } }.filter { !$0.isEmpty }
     }
 
+    /// The relationships holding the other side of `property`: its inverse, or, when several
+    /// relationships of the destination name `property` as their inverse (SwiftData accepts
+    /// that), all of them, the first declared first.
+    static func counterparts(of property: Property, in description: ModelDescription) -> [Property] {
+        guard case .relationship(let destinationType, _, _) = property.kind else { return [] }
+        let destination = ModelDescription.of(destinationType)
+        let sharers = destination.properties.filter {
+            guard let inverse = $0.relationshipMetadata?.inverse else { return false }
+            return inverse == property.keyPath
+        }
+        if sharers.count > 1 { return sharers }
+        return inverse(of: property, in: description).map { [$0] } ?? []
+    }
+
     /// The relationship on the other side of `property`: the one `@Relationship(inverse:)` names
     /// on either side, else the only relationship of the destination pointing back when
     /// `property` is the only one pointing there.

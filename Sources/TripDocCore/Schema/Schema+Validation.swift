@@ -66,7 +66,16 @@ extension Schema {
                     problems.append("\(place): inverse '\(destination.name).\(inverseName)' does not exist")
                     continue
                 }
-                if inverse.destination != entity.name || (inverse.inverseName.map { $0 != relationship.name } ?? false) {
+                // Several relationships of one entity may name the same inverse (SwiftData accepts
+                // it): the inverse then names one of them back, and holds what they all hold.
+                let namesASharer = inverse.inverseName.map { name in
+                    entity.relationship(named: name).map {
+                        $0.inverseName == inverseName && $0.destination == relationship.destination
+                    } ?? false
+                } ?? false
+                if inverse.destination != entity.name
+                    || (inverse.inverseName.map { $0 != relationship.name } ?? false) && !namesASharer
+                {
                     problems.append(
                         "\(place): inverse '\(destination.name).\(inverseName)' does not point back to \(place)")
                 }

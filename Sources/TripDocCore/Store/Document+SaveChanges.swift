@@ -261,16 +261,30 @@ private struct SaveChangesWorkspace {
         for (id, previous) in saved {
             guard let snapshot = current(id), let entity = entities[id.entityName] else { continue }
             for relationship in entity.relationships {
-                guard let inverseName = relationship.inverseName,
-                    let inverse = entities[relationship.destination]?.relationship(named: inverseName)
-                else { continue }
+                let others = counterparts(of: relationship, in: entity)
+                guard let inverse = others.first else { continue }
+                // Relationships of this model holding the same other side (several sharing an
+                // inverse): a destination one of them still holds keeps the model in its inverse.
+                let siblings = entity.relationships.filter { sibling in
+                    sibling.name != relationship.name
+                        && counterparts(of: sibling, in: entity).contains { other in others.contains { $0.name == other.name } }
+                }
                 let before = previous?.values[relationship.name]?.referencedIdentifiers ?? []
                 let after = snapshot.values[relationship.name]?.referencedIdentifiers ?? []
                 for target in before where !after.contains(target) {
-                    remove(id, from: inverse, of: target)
+                    let stillHeld = siblings.contains { snapshot.values[$0.name]?.referencedIdentifiers.contains(target) == true }
+                    guard !stillHeld else { continue }
+                    for other in others { remove(id, from: other, of: target) }
                 }
                 for target in after where !before.contains(target) {
                     guard let destination = current(target) else { continue }
+                    // A shared inverse gaining a model that already holds the destination in one
+                    // of the relationships sharing it: nothing to add.
+                    if others.count > 1,
+                        others.contains(where: { destination.values[$0.name]?.referencedIdentifiers.contains(id) == true })
+                    {
+                        continue
+                    }
                     switch destination.values[inverse.name] {
                     case .references(let list):
                         if !list.contains(id) { edit(target) { $0.values[inverse.name] = .references(list + [id]) } }
@@ -291,6 +305,22 @@ private struct SaveChangesWorkspace {
             guard let entity = entities[id.entityName], let snapshot = byIdentifier[id] else { continue }
             recordUpdate(from: previous, to: snapshot, entity: entity)
         }
+    }
+
+    /// The relationships of `relationship`'s destination that hold its other side: its inverse;
+    /// for an inverse that several relationships of the destination share (SwiftData accepts
+    /// two relationships naming one inverse), all of them, the one it names back first.
+    func counterparts(of relationship: Schema.Relationship, in entity: Schema.Entity) -> [Schema.Relationship] {
+        guard let destination = entities[relationship.destination] else { return [] }
+        let sharers = destination.relationships.filter { $0.inverseName == relationship.name && $0.destination == entity.name }
+        if sharers.count > 1 {
+            let named = relationship.inverseName
+            return sharers.filter { $0.name == named } + sharers.filter { $0.name != named }
+        }
+        guard let inverseName = relationship.inverseName, let inverse = destination.relationship(named: inverseName) else {
+            return []
+        }
+        return [inverse]
     }
 
     // MARK: Identifiers
@@ -472,13 +502,16 @@ private struct SaveChangesWorkspace {
             case .cascade:
                 for target in targets { try delete(target, alsoDeleting: requested, deleted: &deleted) }
             case .nullify:
-                guard let inverse = relationship.inverseName else { break }
+                let inverses = counterparts(of: relationship, in: entity).map(\.name)
+                guard !inverses.isEmpty else { break }
                 for target in targets {
                     guard var related = byIdentifier[target] else { continue }
-                    switch related.values[inverse] {
-                    case .reference(let back) where back == identifier: related.values[inverse] = .null
-                    case .references(let backs): related.values[inverse] = .references(backs.filter { $0 != identifier })
-                    default: break
+                    for inverse in inverses {
+                        switch related.values[inverse] {
+                        case .reference(let back) where back == identifier: related.values[inverse] = .null
+                        case .references(let backs): related.values[inverse] = .references(backs.filter { $0 != identifier })
+                        default: break
+                        }
                     }
                     byIdentifier[target] = related
                 }
