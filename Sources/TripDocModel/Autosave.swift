@@ -3,8 +3,10 @@ import Foundation
 /// When a context with ``ModelContext/autosaveEnabled`` saves on its own, and where a failed
 /// autosave is reported.
 ///
-/// A change (insert, delete, or a persisted property set) in such a context schedules one save
-/// on the main actor's next turn; changes made before it runs are saved together. The main
+/// A change (insert, delete, or a persisted property set) in a container's `mainContext`
+/// schedules one save on the main actor's next turn; changes made before it runs are saved
+/// together. (Another context with autosave turned on may be used on any thread: saving it on
+/// the main actor would race with that thread, so it saves only as follows.) The main
 /// actor runs that turn when the code on it returns or awaits: at once in an app with a run
 /// loop or an `async` main (a server, a command-line tool awaiting anything), never in a
 /// synchronous command-line program that does not return to it. So the pending changes are

@@ -177,7 +177,7 @@ struct CodableValueDecoder {
         }
 
         func superDecoder() throws -> any Decoder {
-            Decoding(value: members["super"] ?? .null, codingPath: codingPath)
+            Decoding(value: members["super"] ?? .null, codingPath: codingPath + [CodableValueEncoder.SuperKey()])
         }
 
         func superDecoder(forKey key: Key) throws -> any Decoder {

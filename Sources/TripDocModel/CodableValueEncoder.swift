@@ -95,10 +95,12 @@ struct CodableValueEncoder {
                 put(child, for: key)
             }
 
-            private func put(_ child: Node, for key: Key) {
+            private func put(_ child: Node, for key: Key) { put(child, named: key.stringValue) }
+
+            private func put(_ child: Node, named name: String) {
                 guard case .keyed(var members) = node.content else { return }
                 node.content = .none
-                members[key.stringValue] = child
+                members[name] = child
                 node.content = .keyed(members)
             }
 
@@ -139,7 +141,11 @@ struct CodableValueEncoder {
                 return Encoding(node: child, codingPath: codingPath + [key]).unkeyedContainer()
             }
 
-            mutating func superEncoder() -> any Encoder { superEncoder(forKey: Key(stringValue: "super")!) }
+            mutating func superEncoder() -> any Encoder {
+                let child = Node()
+                put(child, named: "super")
+                return Encoding(node: child, codingPath: codingPath + [SuperKey()])
+            }
 
             mutating func superEncoder(forKey key: Key) -> any Encoder {
                 let child = Node()
@@ -239,6 +245,15 @@ struct CodableValueEncoder {
             mutating func encode(_ value: UInt64) throws { set(Encoding.integer(value)) }
             mutating func encode<T: Encodable>(_ value: T) throws { try encoding.encodeValue(value) }
         }
+    }
+
+    /// The key `super`, under which `superEncoder()` puts a superclass's values.
+    struct SuperKey: CodingKey {
+        init() {}
+        init?(stringValue: String) { guard stringValue == "super" else { return nil } }
+        init?(intValue: Int) { nil }
+        var stringValue: String { "super" }
+        var intValue: Int? { nil }
     }
 
     /// The key of an array element in a coding path.

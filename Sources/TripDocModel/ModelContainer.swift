@@ -104,6 +104,7 @@ public final class ModelContainer: @unchecked Sendable {
         lock.withLock {
             if let context = mainContextStorage { return context }
             let context = ModelContext(self)
+            context.isMainActorContext = true
             context.autosaveEnabled = true
             mainContextStorage = context
             return context

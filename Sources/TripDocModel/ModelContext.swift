@@ -11,11 +11,11 @@ public final class ModelContext {
     public let container: ModelContainer
     /// The author recorded with the context's saves in history, such as `"widget"`.
     public var author: String?
-    /// Whether the context saves its pending changes on its own: soon after they are made
-    /// (on the main actor's next turn), and at the latest when the context is deinitialised
-    /// or the process exits normally (see docs in `Autosave.swift` and the README). `true` for
-    /// a container's ``ModelContainer/mainContext``, `false` for a context made with
-    /// ``init(_:)``, as in SwiftData.
+    /// Whether the context saves its pending changes on its own: for the container's
+    /// ``ModelContainer/mainContext``, soon after they are made (on the main actor's next turn);
+    /// for every context, at the latest when it is deinitialised or the process exits normally
+    /// (see `Autosave.swift` and the README). `true` for `mainContext`, `false` for a context
+    /// made with ``init(_:)``, as in SwiftData.
     public var autosaveEnabled = false {
         didSet {
             guard autosaveEnabled != oldValue else { return }
@@ -35,6 +35,10 @@ public final class ModelContext {
     public static let autosaveDidFail = Notification.Name("TripDoc.ModelContext.autosaveDidFail")
     /// Whether an autosave is scheduled and has not run yet.
     private var isAutosaveScheduled = false
+    /// Whether this is a container's `mainContext`, which the main actor owns.
+    var isMainActorContext = false {
+        didSet { scheduleAutosave() }
+    }
 
     let editingState: EditingState
     /// Every model the context knows, by identifier (deleted ones until the save).
@@ -67,9 +71,12 @@ public final class ModelContext {
 
     // MARK: Autosave
 
-    /// Schedules an autosave if autosave is on and none is scheduled.
+    /// Schedules an autosave if autosave is on and none is scheduled. Only the container's
+    /// `mainContext`, which belongs to the main actor, is saved on the main actor's next turn:
+    /// another context may be used on another thread, and saving it on the main actor would
+    /// race with that thread, so it saves when deinitialised or at exit instead.
     private func scheduleAutosave() {
-        guard autosaveEnabled, hasChanges, !isAutosaveScheduled else { return }
+        guard autosaveEnabled, isMainActorContext, hasChanges, !isAutosaveScheduled else { return }
         isAutosaveScheduled = true
         Autosave.schedule(self)
     }

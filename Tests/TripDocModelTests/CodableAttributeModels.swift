@@ -83,3 +83,42 @@ final class Drawing {
         self.shape = shape
     }
 }
+
+/// A Codable class hierarchy whose subclass encodes its superclass through `superEncoder()`.
+class Layer: Codable, @unchecked Sendable {
+    var opacity: Double
+    init(opacity: Double) { self.opacity = opacity }
+}
+
+final class TextLayer: Layer, @unchecked Sendable {
+    var text: String
+    private enum CodingKeys: String, CodingKey { case text }
+
+    init(text: String, opacity: Double) {
+        self.text = text
+        super.init(opacity: opacity)
+    }
+
+    required init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        text = try container.decode(String.self, forKey: .text)
+        try super.init(from: container.superDecoder())
+    }
+
+    override func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(text, forKey: .text)
+        try super.encode(to: container.superEncoder())
+    }
+}
+
+@Model
+final class Sketch {
+    var name: String
+    var title: TextLayer
+
+    init(name: String, title: TextLayer) {
+        self.name = name
+        self.title = title
+    }
+}

@@ -160,6 +160,18 @@ import TripDocTestSupport
     }
 
     @Test(arguments: stores)
+    func aSubclassEncodingItsSuperclassThroughSuperEncoderRoundTrips(kind: String) throws {
+        let container = try ModelContainer(for: Sketch.self, configurations: configuration(kind))
+        let context = ModelContext(container)
+        context.insert(Sketch(name: "Poster", title: TextLayer(text: "Hello", opacity: 0.5)))
+        try context.save()
+        let reopened = kind == "memory" ? container : try ModelContainer(for: Sketch.self, configurations: configuration(kind))
+        let read = try #require(try ModelContext(reopened).fetch(FetchDescriptor<Sketch>()).first)
+        #expect(read.title.text == "Hello")
+        #expect(read.title.opacity == 0.5)
+    }
+
+    @Test(arguments: stores)
     func aTypeThatCannotBeStoredIsAnErrorNamingTheModelThePropertyAndTheType(kind: String) throws {
         let error = #expect(throws: ModelContextError.self) {
             try ModelContainer(for: Drawing.self, configurations: configuration(kind))
