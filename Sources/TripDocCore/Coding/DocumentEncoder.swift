@@ -176,11 +176,10 @@ public struct DocumentEncoder {
 
     /// Writes one attribute value as its type says.
     public func encodeValue<W: StructuredWriter>(_ value: SnapshotValue, as type: AttributeType, to writer: inout W) {
-        if case .codable = type {
-            encodeCodableValue(value, to: &writer)
-            return
-        }
+        // A Codable value's scalars are written as any attribute's; its nil, arrays and
+        // objects as encodeCodableValue says.
         switch value {
+        case .null where type == .codable: writer.writeNull()
         case .null:
             // Unreachable: callers check `fits`, which no nil value passes; documents omit nil.
             assertionFailure("nil has no document coding")
@@ -205,6 +204,7 @@ public struct DocumentEncoder {
         case .data(let v): writer.writeData(v)
         case .uuid(let v): writer.writeString(v.uuidString)
         case .url(let v): writer.writeString(v.absoluteString)
+        case .array where type == .codable, .composite where type == .codable: encodeCodableValue(value, to: &writer)
         case .array(let elements):
             let elementType: AttributeType = if case .array(let e) = type { e } else { type }
             writer.beginArray()
