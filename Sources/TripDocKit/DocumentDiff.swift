@@ -44,18 +44,20 @@ public struct DocumentDiff {
         /// The property and the path, as the output names the change (`home.city`).
         public var name: String { property + field }
 
-        /// The changes between two values of `property`: field by field where both are objects
-        /// (or arrays of one length), else the whole value.
-        static func changes(of property: String, from old: SnapshotValue, to new: SnapshotValue, field: String = "")
-            -> [ValueChange]
-        {
+        /// The changes between two values of `property`: field by field where both are objects,
+        /// element by element where both are arrays of one length inside one (or, with
+        /// `descendingArrays`, a Codable attribute's own array), else the whole value.
+        static func changes(
+            of property: String, from old: SnapshotValue, to new: SnapshotValue, field: String = "",
+            descendingArrays: Bool = false
+        ) -> [ValueChange] {
             switch (old, new) {
             case (.composite(let a), .composite(let b)):
                 let names = Set(a.keys).union(b.keys).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
                 return names.flatMap {
                     changes(of: property, from: a[$0] ?? .null, to: b[$0] ?? .null, field: field + "." + $0)
                 }
-            case (.array(let a), .array(let b)) where a.count == b.count && field != "":
+            case (.array(let a), .array(let b)) where a.count == b.count && (field != "" || descendingArrays):
                 return a.indices.flatMap { changes(of: property, from: a[$0], to: b[$0], field: field + "[\($0)]") }
             default:
                 return old == new ? [] : [ValueChange(property: property, old: old, new: new, field: field)]
