@@ -122,3 +122,14 @@ final class Sketch {
         self.title = title
     }
 }
+
+/// A uniqueness constraint on a property that is not persisted.
+@Model
+final class Badge {
+    #Unique<Badge>([\.label])
+
+    var name: String
+    @Transient var label: String = ""
+
+    init(name: String) { self.name = name }
+}

@@ -182,4 +182,15 @@ import TripDocTestSupport
         #expect(error?.description.hasPrefix("Drawing.shape has type TripDocModelTests.Shape") == true)
         #expect(!FileManager.default.fileExists(atPath: scratch.file("journeys.\(kind)").path), "no store was opened")
     }
+
+    @Test func aUniquenessConstraintOnAPropertyThatIsNotStoredIsAnErrorNotACrash() throws {
+        let error = #expect(throws: ModelContextError.self) {
+            try ModelContainer(for: Badge.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+        }
+        guard case .keyPathNotPersisted(let model, _) = error else {
+            Issue.record("expected keyPathNotPersisted, got \(String(describing: error))")
+            return
+        }
+        #expect(model == "Badge")
+    }
 }
