@@ -102,6 +102,9 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
         if let optional = Value.self as? any OptionalValue.Type { return optional.nilValue as! Value }
         if let array = Value.self as? any RangeReplaceableCollection.Type { return array.init() as! Value }
         let name = description.property(for: key)?.name ?? "\(key)"
+        if let loadProblem {
+            preconditionFailure("\(description.entityName).\(name) has no value: \(loadProblem)")
+        }
         preconditionFailure("\(description.entityName).\(name) was read before it was given a value")
     }
 

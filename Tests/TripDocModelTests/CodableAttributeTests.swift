@@ -193,4 +193,22 @@ import TripDocTestSupport
         }
         #expect(model == "Badge")
     }
+
+    @Test func aStoredValueThatIsNotOfThePropertysTypeMakesTheFetchThrow() throws {
+        let url = scratch.file("edited.json")
+        let context = ModelContext(try ModelContainer(for: Journey.self, configurations: ModelConfiguration(url: url)))
+        context.insert(Self.journey())
+        try context.save()
+        // Edited by hand: a city that is a number.
+        let text = String(decoding: try Data(contentsOf: url), as: UTF8.self)
+        try Data(text.replacingOccurrences(of: #""city":"Paris""#, with: #""city":7"#).utf8).write(to: url)
+        let reader = ModelContext(try ModelContainer(for: Journey.self, configurations: ModelConfiguration(url: url)))
+        let error = #expect(throws: ModelContextError.self) { try reader.fetch(FetchDescriptor<Journey>()) }
+        guard case .unreadableValue(_, let property, let reason) = error else {
+            Issue.record("expected unreadableValue, got \(String(describing: error))")
+            return
+        }
+        #expect(property == "home")
+        #expect(reason.contains("city"), "\(reason)")
+    }
 }
