@@ -33,7 +33,8 @@ public struct RandomDocuments {
     ]
 
     private mutating func type(depth: Int = 0) -> AttributeType {
-        switch below(depth > 1 ? 10 : 13) {
+        // Codable only as an attribute's own type (docs/FORMATS.md 2.4).
+        switch below(depth > 1 ? 10 : depth == 0 ? 13 : 12) {
         case 12: return .codable
         case 10: return .array(type(depth: depth + 1))
         case 11:
