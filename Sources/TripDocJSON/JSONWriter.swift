@@ -80,6 +80,11 @@ public struct JSONWriter: StructuredWriter, DrainableStructuredWriter {
         output.append(value ? "true" : "false")
     }
 
+    public mutating func writeNull() {
+        startItem()
+        output.append("null")
+    }
+
     public mutating func writeInt(_ value: Int64) {
         startItem()
         output.appendDecimal(value)

@@ -299,7 +299,8 @@ extension DocumentDiff {
                         let before = Self.value(of: old, at: attributePlaces.0[index])
                         let after = Self.value(of: snapshot, at: attributePlaces.1[index])
                         if before != after {
-                            attributeChanges.append(ValueChange(property: name, old: before, new: after))
+                            attributeChanges += ValueChange.changes(
+                                of: name, from: before, to: after, descendingArrays: attributes[index].type == .codable)
                         }
                     }
                     var relationshipChanges: [ValueChange] = []

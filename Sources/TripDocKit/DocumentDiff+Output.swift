@@ -44,7 +44,7 @@ extension DocumentDiff {
                 let was = object.a.primaryKey == object.b.primaryKey ? "" : "  (\(object.a) in \(a.file))"
                 lines.append(paint("~ \(object.b)\(was)", "33"))
                 for change in object.attributes + object.relationships {
-                    lines.append("    \(change.property): \(render(change.old)) → \(render(change.new))")
+                    lines.append("    \(change.name): \(render(change.old)) → \(render(change.new))")
                 }
             }
         }
@@ -120,12 +120,16 @@ extension DocumentDiff {
                     (schemaB.entity(named: entity.entity)?.attributes ?? []).map { ($0.name, $0.type) },
                     uniquingKeysWith: { x, _ in x })
                 for change in object.attributes {
-                    writer.key(change.property)
+                    // A field of a composite value has the type its composite declares; a field
+                    // of a Codable value describes itself.
+                    let type = change.field.isEmpty ? attributeTypes[change.property] : Self.fieldType(
+                        attributeTypes[change.property], path: change.field)
+                    writer.key(change.name)
                     writer.beginObject()
                     writer.key("new")
-                    writeValue(change.new, type: attributeTypes[change.property], encoder: encoder, to: &writer)
+                    writeValue(change.new, type: type, encoder: encoder, to: &writer)
                     writer.key("old")
-                    writeValue(change.old, type: attributeTypes[change.property], encoder: encoder, to: &writer)
+                    writeValue(change.old, type: type, encoder: encoder, to: &writer)
                     writer.endObject()
                 }
                 writer.endObject()
@@ -193,6 +197,28 @@ extension DocumentDiff {
         writer.key("storeIdentifier")
         writer.writeString(side.storeIdentifier)
         writer.endObject()
+    }
+
+    /// The type of the field at `path` (`.a.b[2]`) inside a value of `type`.
+    private static func fieldType(_ type: AttributeType?, path: String) -> AttributeType? {
+        guard var type else { return nil }
+        var rest = Substring(path)
+        while let first = rest.first {
+            if case .codable = type { return .codable }
+            rest = rest.dropFirst()
+            if first == "[" {
+                guard case .array(let element) = type else { return nil }
+                type = element
+                rest = rest.drop { $0 != "]" }.dropFirst()
+            } else {
+                let end = rest.firstIndex { $0 == "." || $0 == "[" } ?? rest.endIndex
+                guard case .composite(let fields) = type, let field = fields.first(where: { $0.name == rest[..<end] })
+                else { return nil }
+                type = field.type
+                rest = rest[end...]
+            }
+        }
+        return type
     }
 
     private func writeValue(_ value: SnapshotValue, type: AttributeType?, encoder: DocumentEncoder, to writer: inout JSONWriter) {

@@ -30,11 +30,39 @@ public struct DocumentDiff {
         public var storeIdentifier: String
     }
 
-    /// A changed value: the property and its value in A and in B.
+    /// A changed value: the property and its value in A and in B. A composite or `Codable`
+    /// value changes field by field: `field` is then the path to the changed field inside the
+    /// property's value (`.address.city`, `.stops[2]`), and `old` and `new` are the field's values
+    /// (`.null` where one side has no such field).
     public struct ValueChange: Sendable {
         public var property: String
         public var old: SnapshotValue
         public var new: SnapshotValue
+        /// The path inside the value, empty for the whole value.
+        public var field: String = ""
+
+        /// The property and the path, as the output names the change (`home.city`).
+        public var name: String { property + field }
+
+        /// The changes between two values of `property`: field by field where both are objects,
+        /// element by element where both are arrays of one length inside one (or, with
+        /// `descendingArrays`, a Codable attribute's own array), else the whole value.
+        static func changes(
+            of property: String, from old: SnapshotValue, to new: SnapshotValue, field: String = "",
+            descendingArrays: Bool = false
+        ) -> [ValueChange] {
+            switch (old, new) {
+            case (.composite(let a), .composite(let b)):
+                let names = Set(a.keys).union(b.keys).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+                return names.flatMap {
+                    changes(of: property, from: a[$0] ?? .null, to: b[$0] ?? .null, field: field + "." + $0)
+                }
+            case (.array(let a), .array(let b)) where a.count == b.count && (field != "" || descendingArrays):
+                return a.indices.flatMap { changes(of: property, from: a[$0], to: b[$0], field: field + "[\($0)]") }
+            default:
+                return old == new ? [] : [ValueChange(property: property, old: old, new: new, field: field)]
+            }
+        }
     }
 
     /// An object present in both documents whose values differ.

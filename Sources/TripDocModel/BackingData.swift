@@ -32,6 +32,8 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
     var committed: DefaultSnapshot?
     /// Whether the model has been deleted from its context.
     var isDeleted = false
+    /// Why the last snapshot loaded could not give a property its value, if it could not.
+    var loadProblem: ModelContextError?
 
     let description = ModelDescription.of(Model.self)
     /// The model's persisted `let`s, whose values live in the object.
@@ -50,17 +52,27 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
     }
 
     /// Takes `snapshot` as the model's state, saved and current.
+    ///
+    /// An attribute whose stored value is not one of its type (a document edited by hand or
+    /// written by another program) takes the property's initial value, if it has one; the
+    /// first such problem is kept in ``loadProblem`` (a fetch throws it).
     func load(_ snapshot: DefaultSnapshot) {
         values = [:]
         unresolved = [:]
+        loadProblem = nil
         for property in description.properties {
             let value = snapshot.values[property.name] ?? .null
             switch property.kind {
-            case .attribute(let valueType, _):
-                if let converted = valueType.init(snapshotValue: value) {
-                    values[property.keyPath] = converted
-                } else if let defaultValue = property.defaultValue {
-                    values[property.keyPath] = defaultValue
+            case .attribute(let coding, _):
+                do {
+                    values[property.keyPath] = try coding.value(from: value)
+                } catch {
+                    if let defaultValue = property.defaultValue {
+                        values[property.keyPath] = defaultValue
+                    } else if loadProblem == nil {
+                        loadProblem = ModelContextError.unreadableValue(
+                            snapshot.persistentIdentifier, property: property.name, reason: String(describing: error))
+                    }
                 }
             case .relationship:
                 unresolved[property.keyPath] = value
@@ -94,6 +106,9 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
         if let optional = Value.self as? any OptionalValue.Type { return optional.nilValue as! Value }
         if let array = Value.self as? any RangeReplaceableCollection.Type { return array.init() as! Value }
         let name = description.property(for: key)?.name ?? "\(key)"
+        if let loadProblem {
+            preconditionFailure("\(description.entityName).\(name) has no value: \(loadProblem)")
+        }
         preconditionFailure("\(description.entityName).\(name) was read before it was given a value")
     }
 
@@ -144,17 +159,23 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
     }
 
     /// The model's state as a snapshot, relationships as identifiers.
-    func snapshot() -> DefaultSnapshot {
+    ///
+    /// - Throws: ``ModelContextError/unencodableValue(_:property:reason:)`` when a `Codable`
+    ///   value's `encode(to:)` throws.
+    func snapshot() throws -> DefaultSnapshot {
         var snapshotValues: [String: SnapshotValue] = [:]
         for property in description.properties {
             switch property.kind {
-            case .attribute:
-                if let value = (objectValue(of: property) ?? values[property.keyPath]) as? any PersistableValue {
-                    snapshotValues[property.name] = value.snapshotValue
-                } else if let value = property.defaultValue as? any PersistableValue {
-                    snapshotValues[property.name] = value.snapshotValue
-                } else {
+            case .attribute(let coding, _):
+                guard let value = objectValue(of: property) ?? values[property.keyPath] ?? property.defaultValue else {
                     snapshotValues[property.name] = SnapshotValue.null
+                    continue
+                }
+                do {
+                    snapshotValues[property.name] = try coding.snapshotValue(of: value)
+                } catch {
+                    throw ModelContextError.unencodableValue(
+                        persistentModelID, property: property.name, reason: String(describing: error))
                 }
             case .relationship(_, let isToMany, _):
                 if let stored = unresolved[property.keyPath] {
@@ -181,7 +202,8 @@ protocol ModelBacking: AnyObject {
     func attach(_ model: AnyObject, to context: ModelContext)
     func detach()
     func load(_ snapshot: DefaultSnapshot)
-    func snapshot() -> DefaultSnapshot
+    var loadProblem: ModelContextError? { get }
+    func snapshot() throws -> DefaultSnapshot
     func destinations(of property: ModelDescription.Property) -> [any PersistentModel]
     func setRelationshipValue(_ value: Any, for keyPath: AnyKeyPath)
 }

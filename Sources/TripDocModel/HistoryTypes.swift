@@ -141,9 +141,9 @@ public struct HistoryTombstone<Model: PersistentModel>: Sequence {
     public subscript<Value>(_ keyPath: KeyPath<Model, Value>) -> Value? {
         let description = ModelDescription.of(Model.self)
         guard let property = description.property(for: keyPath), let stored = values[property.name],
-            case .attribute(let valueType, _) = property.kind
+            case .attribute(let coding, _) = property.kind
         else { return nil }
-        return valueType.init(snapshotValue: stored) as? Value
+        return (try? coding.value(from: stored)) as? Value
     }
 
     /// The preserved attributes by name, with their values.

@@ -29,6 +29,35 @@ public final class ModelContainer: @unchecked Sendable {
             configurations: configurations)
     }
 
+    /// Opens a store per configuration for the model types: SwiftData's spelling with an array,
+    /// `configurations: [.init(isStoredInMemoryOnly: true)]`.
+    public convenience init(
+        for forTypes: any PersistentModel.Type..., migrationPlan: (any SchemaMigrationPlan.Type)? = nil,
+        configurations: [ModelConfiguration]
+    ) throws {
+        try self.init(
+            for: Schema(forTypes), modelTypes: Schema.modelTypes(reachableFrom: forTypes), migrationPlan: migrationPlan,
+            configurations: configurations)
+    }
+
+    /// Opens a store per configuration for the model types, `configurations: .init(url: url)`.
+    public convenience init(
+        for forTypes: any PersistentModel.Type..., migrationPlan: (any SchemaMigrationPlan.Type)? = nil,
+        configurations: ModelConfiguration...
+    ) throws {
+        try self.init(
+            for: Schema(forTypes), modelTypes: Schema.modelTypes(reachableFrom: forTypes), migrationPlan: migrationPlan,
+            configurations: configurations)
+    }
+
+    /// Opens a store per configuration for a schema, SwiftData's spelling with an array.
+    public convenience init(
+        for givenSchema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)? = nil,
+        configurations: [ModelConfiguration]
+    ) throws {
+        try self.init(for: givenSchema, migrationPlan: migrationPlan, configurations: configurations.map { $0 as any DataStoreConfiguration })
+    }
+
     /// Opens a store per configuration for a schema.
     public convenience init(
         for givenSchema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)? = nil,
@@ -55,6 +84,10 @@ public final class ModelContainer: @unchecked Sendable {
         for givenSchema: Schema, modelTypes givenTypes: [any PersistentModel.Type],
         migrationPlan: (any SchemaMigrationPlan.Type)?, configurations: [any DataStoreConfiguration]
     ) throws {
+        // A model type tripdoc cannot store is refused before any store is opened.
+        for type in givenTypes {
+            if let problem = ModelDescription.of(type).problems.first { throw problem }
+        }
         schema = givenSchema
         var configured: [any DataStoreConfiguration] = []
         var stores: [ModelStore] = []
@@ -83,11 +116,14 @@ public final class ModelContainer: @unchecked Sendable {
         return try ModelStore(C.Store(own, migrationPlan: migrationPlan), configurationName: configuration.name)
     }
 
-    /// The context of the main actor.
+    /// The context of the main actor, with ``ModelContext/autosaveEnabled`` on (as in
+    /// SwiftData): its changes are saved without a call to `save()`.
     @MainActor public var mainContext: ModelContext {
         lock.withLock {
             if let context = mainContextStorage { return context }
             let context = ModelContext(self)
+            context.isMainActorContext = true
+            context.autosaveEnabled = true
             mainContextStorage = context
             return context
         }

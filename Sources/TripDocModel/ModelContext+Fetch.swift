@@ -29,6 +29,7 @@ extension ModelContext {
         snapshotCache.merge(result.related) { _, new in new }
         // A store may answer with snapshots of every entity (the WWDC24 talk's JSON store does).
         var models = result.fetched.filter { $0.entityName == entityName }.map { materializeFetched($0, as: T.self) as! T }
+        if let problem = models.lazy.compactMap({ $0.backing.loadProblem }).first { throw problem }
         if descriptor.includePendingChanges {
             models.removeAll { deletedIdentifiers.contains($0.persistentModelID) }
             models += insertedIdentifiers.compactMap { registry[$0] as? T }

@@ -43,14 +43,29 @@ extension ModelContext {
         added: [any PersistentModel]
     ) {
         let description = model.backing.description
-        let inverse = ModelDescription.inverse(of: property, in: description)
+        let others = ModelDescription.counterparts(of: property, in: description)
+        // Relationships of the model holding the same other side (several sharing an inverse).
+        let siblings = description.properties.filter { sibling in
+            sibling.name != property.name && sibling.isRelationship
+                && ModelDescription.counterparts(of: sibling, in: description).contains { other in
+                    others.contains { $0.name == other.name }
+                }
+        }
         for destination in removed where !added.contains(where: { $0 === destination }) {
-            guard let inverse else { continue }
-            remove(model, from: inverse, of: destination)
+            let stillHeld = siblings.contains { sibling in
+                model.backing.destinations(of: sibling).contains { $0 === destination }
+            }
+            guard !stillHeld else { continue }
+            for other in others { remove(model, from: other, of: destination) }
         }
         for destination in added {
             if destination.backing.context !== self { insertModel(destination) }
-            guard let inverse else { continue }
+            guard let inverse = others.first else { continue }
+            if others.count > 1,
+                others.contains(where: { other in destination.backing.destinations(of: other).contains { $0 === model } })
+            {
+                continue
+            }
             add(model, to: inverse, of: destination, forward: property)
         }
     }

@@ -26,9 +26,9 @@ extension ModelContext {
                 guard !inserted.isEmpty || !changed.isEmpty || !deleted.isEmpty else { continue }
                 let request = DataStoreSaveChangesRequest<DefaultSnapshot>(
                     editingState: EditingState(id: editingState.id, author: author),
-                    inserted: inserted.map { $0.backing.snapshot() },
-                    updated: changed.map { $0.backing.snapshot() },
-                    deleted: deleted.map { $0.backing.committed ?? $0.backing.snapshot() })
+                    inserted: try inserted.map { try $0.backing.snapshot() },
+                    updated: try changed.map { try $0.backing.snapshot() },
+                    deleted: try deleted.map { try $0.backing.committed ?? $0.backing.snapshot() })
                 let result = try store.save(request)
                 // This store has the changes now, whatever happens with the next one.
                 commit(inserted: inserted, changed: changed, deleted: deleted, remapped: result.remappedIdentifiers)

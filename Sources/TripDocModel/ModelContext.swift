@@ -17,8 +17,34 @@ public final class ModelContext {
     public let container: ModelContainer
     /// The author recorded with the context's saves in history, such as `"widget"`.
     public var author: String?
-    /// Accepted for source compatibility: tripdoc has no run loop to autosave on; call ``save()``.
-    public var autosaveEnabled = false
+    /// Whether the context saves its pending changes on its own: for the container's
+    /// ``ModelContainer/mainContext``, soon after they are made (on the main actor's next turn);
+    /// for every context, at the latest when it is deinitialised or the process exits normally
+    /// (see `Autosave.swift` and the README). `true` for `mainContext`, `false` for a context
+    /// made with ``init(_:)``, as in SwiftData.
+    public var autosaveEnabled = false {
+        didSet {
+            guard autosaveEnabled != oldValue else { return }
+            if autosaveEnabled {
+                Autosave.register(self)
+                scheduleAutosave()
+            } else {
+                Autosave.unregister(self)
+            }
+        }
+    }
+    /// The error of the last autosave that failed, or `nil` when the last one succeeded
+    /// (the failed changes stay pending; ``save()`` them or ``rollback()``).
+    public private(set) var autosaveError: (any Error)?
+    /// Posted with the context as the object when an autosave fails; `userInfo["error"]`
+    /// holds the error.
+    public static let autosaveDidFail = Notification.Name("TripDoc.ModelContext.autosaveDidFail")
+    /// Whether an autosave is scheduled and has not run yet.
+    private var isAutosaveScheduled = false
+    /// Whether this is a container's `mainContext`, which the main actor owns.
+    var isMainActorContext = false {
+        didSet { scheduleAutosave() }
+    }
 
     let editingState: EditingState
     /// Every model the context knows, by identifier (deleted ones until the save).
@@ -42,7 +68,41 @@ public final class ModelContext {
     }
 
     deinit {
+        if autosaveEnabled {
+            Autosave.unregister(self)
+            autosave(isDeinitialising: true)
+        }
         for store in container.stores { store.store.invalidateState(for: editingState) }
+    }
+
+    // MARK: Autosave
+
+    /// Schedules an autosave if autosave is on and none is scheduled. Only the container's
+    /// `mainContext`, which belongs to the main actor, is saved on the main actor's next turn:
+    /// another context may be used on another thread, and saving it on the main actor would
+    /// race with that thread, so it saves when deinitialised or at exit instead.
+    private func scheduleAutosave() {
+        guard autosaveEnabled, isMainActorContext, hasChanges, !isAutosaveScheduled else { return }
+        isAutosaveScheduled = true
+        Autosave.schedule(self)
+    }
+
+    /// Saves the pending changes, reporting a failure rather than throwing it (posted without
+    /// the context as the object while it is being deinitialised).
+    func autosave(isDeinitialising: Bool = false) {
+        isAutosaveScheduled = false
+        guard autosaveEnabled, hasChanges else { return }
+        do {
+            try save()
+            autosaveError = nil
+        } catch {
+            autosaveError = error
+            let store = container.configurations.map(\.name).joined(separator: ", ")
+            FileHandle.standardError.write(
+                Data("tripdoc: autosave of store \(store) failed: \(error); the changes are still pending in the context\n".utf8))
+            NotificationCenter.default.post(
+                name: Self.autosaveDidFail, object: isDeinitialising ? nil : self, userInfo: ["error": error])
+        }
     }
 
     // MARK: Pending changes
@@ -62,6 +122,7 @@ public final class ModelContext {
     func hasPendingChanges(_ id: PersistentIdentifier) -> Bool { pending.contains(id) }
 
     func modelDidChange(_ id: PersistentIdentifier) {
+        defer { scheduleAutosave() }
         guard registry[id] != nil, !pending.contains(id) else { return }
         changedIdentifiers.append(id)
         pending.insert(id)
@@ -101,6 +162,7 @@ public final class ModelContext {
         registry[id] = model
         insertedIdentifiers.append(id)
         pending.insert(id)
+        scheduleAutosave()
         // Relationships set before the model was inserted: their destinations join the context
         // and get the inverse.
         for property in backing.description.properties where property.isRelationship {
@@ -132,6 +194,7 @@ public final class ModelContext {
         deletedIdentifiers.append(id)
         pending.insert(id)
         backing.isDeleted = true
+        scheduleAutosave()
     }
 
     /// Marks every model of a type that `predicate` selects deleted (all of them without one).

@@ -19,6 +19,16 @@ public enum ModelContextError: Error, Hashable, Sendable, CustomStringConvertibl
     case unsupportedSnapshotType(String)
     /// An identifier no store holds.
     case modelNotFound(PersistentIdentifier)
+    /// A model property whose type tripdoc cannot store.
+    case unsupportedPropertyType(model: String, property: String, type: String)
+    /// `@Attribute(.transformable(by: "NAME"))` with no transformer registered under the name.
+    case noValueTransformer(model: String, property: String, name: String)
+    /// A stored value that is not one of its property's type.
+    case unreadableValue(PersistentIdentifier, property: String, reason: String)
+    /// A `Codable` value whose `encode(to:)` threw.
+    case unencodableValue(PersistentIdentifier, property: String, reason: String)
+    /// A `#Unique` or `#Index` key path that names no persisted property.
+    case keyPathNotPersisted(model: String, keyPath: String)
 
     public var description: String {
         switch self {
@@ -41,6 +51,20 @@ public enum ModelContextError: Error, Hashable, Sendable, CustomStringConvertibl
             "the store exchanges snapshots of type \(type); a ModelContext works with DefaultSnapshot"
         case .modelNotFound(let id):
             "no store holds the model \(id)"
+        case .unsupportedPropertyType(let model, let property, let type):
+            "\(model).\(property) has type \(type), which tripdoc cannot store: use a type SwiftData stores "
+                + "(String, Int, Double, Date, Data, UUID, URL, Decimal, Bool, a Codable struct or enum, arrays, "
+                + "dictionaries and optionals of them, or a @Model class), or mark the property @Transient"
+        case .noValueTransformer(let model, let property, let name):
+            "\(model).\(property) is transformable by '\(name)', but no value transformer is registered under that name: "
+                + "call ValueTransformer.setValueTransformer(_:forName:) before making the container, or name the type "
+                + "(.transformable(by: \(name).self))"
+        case .unreadableValue(let id, let property, let reason):
+            "cannot read \(id).\(property): \(reason); correct the document or give the property an initial value"
+        case .unencodableValue(let id, let property, let reason):
+            "cannot save \(id).\(property): encoding its value failed: \(reason); nothing was saved"
+        case .keyPathNotPersisted(let model, let keyPath):
+            "\(model): the #Unique or #Index key path \(keyPath) names no persisted property; name stored properties only"
         }
     }
 }

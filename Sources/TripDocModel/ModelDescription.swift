@@ -7,8 +7,8 @@ struct ModelDescription: @unchecked Sendable {
     /// A persisted property.
     struct Property {
         enum Kind {
-            /// An attribute stored as `type` and converted by `valueType`.
-            case attribute(valueType: any PersistableValue.Type, isOptional: Bool)
+            /// An attribute, converted to and from its snapshot value by `coding`.
+            case attribute(coding: AttributeCoding, isOptional: Bool)
             /// A relationship to `destination` (to-many for an array).
             case relationship(destination: any PersistentModel.Type, isToMany: Bool, isOptional: Bool)
         }
@@ -32,6 +32,10 @@ struct ModelDescription: @unchecked Sendable {
     let properties: [Property]
     let indexByKeyPath: [AnyKeyPath: Int]
     let indexByName: [String: Int]
+    /// Why the model type cannot be stored, if it cannot (a property of a type tripdoc does
+    /// not store, a `#Unique` key path that is no persisted property): ``ModelContainer`` throws
+    /// these rather than open a store for it.
+    let problems: [ModelContextError]
 
     func property(for keyPath: AnyKeyPath) -> Property? { indexByKeyPath[keyPath].map { properties[$0] } }
     func property(named name: String) -> Property? { indexByName[name].map { properties[$0] } }
@@ -68,18 +72,37 @@ struct ModelDescription: @unchecked Sendable {
         modelType = type
         entityName = Self.entityName(of: type)
         var properties: [Property] = []
+        var problems: [ModelContextError] = []
         for metadata in type.schemaMetadata {
+            let kind: Property.Kind
+            do {
+                kind = try Self.kind(of: metadata, in: entityName)
+            } catch {
+                problems.append(error)
+                continue
+            }
             properties.append(
                 Property(
-                    name: metadata.name, keyPath: metadata.keypath, kind: Self.kind(of: metadata, in: type),
-                    defaultValue: metadata.defaultValue, metadata: metadata.metadata))
+                    name: metadata.name, keyPath: metadata.keypath, kind: kind, defaultValue: metadata.defaultValue,
+                    metadata: metadata.metadata))
         }
         self.properties = properties
         indexByKeyPath = Dictionary(properties.indices.map { (properties[$0].keyPath, $0) }, uniquingKeysWith: { a, _ in a })
         indexByName = Dictionary(properties.indices.map { (properties[$0].name, $0) }, uniquingKeysWith: { a, _ in a })
+        for list in type._$uniquenessConstraints + type._$indices {
+            for keyPath in list where indexByKeyPath[keyPath] == nil {
+                problems.append(.keyPathNotPersisted(model: entityName, keyPath: String(describing: keyPath)))
+            }
+        }
+        self.problems = problems
     }
 
-    private static func kind(of metadata: Schema.PropertyMetadata, in type: Any.Type) -> Property.Kind {
+    /// The kind of a property.
+    ///
+    /// - Throws: Why tripdoc cannot store the property.
+    private static func kind(of metadata: Schema.PropertyMetadata, in model: String) throws(ModelContextError)
+        -> Property.Kind
+    {
         let valueType = metadata.valueType
         if let list = valueType as? any OptionalModelList.Type {
             return .relationship(destination: list.destinationType, isToMany: true, isOptional: true)
@@ -92,13 +115,22 @@ struct ModelDescription: @unchecked Sendable {
         if let model = valueType as? any PersistentModel.Type {
             return .relationship(destination: model, isToMany: false, isOptional: false)
         }
-        if let persistable = valueType as? any PersistableValue.Type {
-            return .attribute(valueType: persistable, isOptional: valueType is any OptionalValue.Type)
+        if let options = (metadata.metadata as? Schema.AttributeMetadata)?.options,
+            let name = options.lazy.compactMap(\.transformerName).first
+        {
+            guard let transformer = ValueTransformer.valueTransformer(forName: NSValueTransformerName(name)) else {
+                throw .noValueTransformer(model: model, property: metadata.name, name: name)
+            }
+            let transformed = AttributeCoding.transformed(transformer, name: name, isValue: metadata.isValue)
+            guard let optional = valueType as? any OptionalValue.Type else {
+                return .attribute(coding: transformed, isOptional: false)
+            }
+            return .attribute(coding: .optional(transformed, nilValue: optional.nilValue), isOptional: true)
         }
-        preconditionFailure(
-            "\(type).\(metadata.name) has type \(valueType), which tripdoc cannot persist: use a type SwiftData "
-                + "stores (String, Int, Double, Date, Data, UUID, URL, Decimal, Bool, arrays and optionals of them, "
-                + "or a @Model class), conform it to PersistableValue, or mark the property @Transient")
+        guard let coding = AttributeCoding(valueType) else {
+            throw .unsupportedPropertyType(model: model, property: metadata.name, type: String(reflecting: valueType))
+        }
+        return .attribute(coding: coding, isOptional: coding.isOptional)
     }
 }
 

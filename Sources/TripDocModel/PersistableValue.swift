@@ -13,6 +13,14 @@ public protocol PersistableValue {
     var snapshotValue: SnapshotValue { get }
     /// The value a snapshot holds, or `nil` when it is not one of this type.
     init?(snapshotValue: SnapshotValue)
+    /// Whether an element at some depth may be `nil` (`[Int?]`): arrays of the core's types
+    /// hold no `nil`, so tripdoc stores such a type as a `Codable` value instead. `false`
+    /// unless an array conformance says otherwise.
+    static var nestsOptionals: Bool { get }
+}
+
+extension PersistableValue {
+    public static var nestsOptionals: Bool { false }
 }
 
 /// An optional attribute or to-one relationship type; its `nil` is stored as ``SnapshotValue/null``.
@@ -33,6 +41,7 @@ extension Optional: OptionalValue {
 
 extension Optional: PersistableValue where Wrapped: PersistableValue {
     public static var attributeType: AttributeType { Wrapped.attributeType }
+    public static var nestsOptionals: Bool { Wrapped.nestsOptionals }
     public var snapshotValue: SnapshotValue { self?.snapshotValue ?? .null }
     public init?(snapshotValue: SnapshotValue) {
         if case .null = snapshotValue {
@@ -46,6 +55,7 @@ extension Optional: PersistableValue where Wrapped: PersistableValue {
 
 extension Array: PersistableValue where Element: PersistableValue {
     public static var attributeType: AttributeType { .array(Element.attributeType) }
+    public static var nestsOptionals: Bool { Element.self is any OptionalValue.Type || Element.nestsOptionals }
     public var snapshotValue: SnapshotValue { .array(map(\.snapshotValue)) }
     public init?(snapshotValue: SnapshotValue) {
         guard case .array(let elements) = snapshotValue else { return nil }

@@ -17,6 +17,8 @@ extension Schema {
         public let metadata: (any PropertyOptions)?
         /// The property's declared type.
         public let valueType: Any.Type
+        /// Whether a value is of the property's type, or its optional's wrapped type.
+        let isValue: (Any) -> Bool
 
         /// Describes a property (what `@Model` writes).
         public init<Model, Value>(
@@ -27,6 +29,15 @@ extension Schema {
             self.defaultValue = defaultValue.map { $0 as Any }
             self.metadata = metadata
             self.valueType = Value.self
+            self.isValue = { value in
+                if value is Value { return true }
+                guard let optional = Value.self as? any OptionalValue.Type else { return false }
+                return Self.isValue(value, wrappedIn: optional)
+            }
+        }
+
+        private static func isValue<O: OptionalValue>(_ value: Any, wrappedIn _: O.Type) -> Bool {
+            (value as? O) != nil
         }
     }
 

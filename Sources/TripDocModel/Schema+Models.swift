@@ -37,14 +37,15 @@ extension Schema {
         var relationships: [Relationship] = []
         for property in description.properties {
             switch property.kind {
-            case .attribute(let valueType, let isOptional):
+            case .attribute(let coding, let isOptional):
                 let options = property.metadata as? AttributeMetadata
+                // A default that is nil, or that does not encode, is no default.
+                let defaultValue = property.defaultValue.flatMap { try? coding.snapshotValue(of: $0) }
                 attributes.append(
                     Attribute(
-                        property.name, valueType.attributeType, isOptional: isOptional, options: options?.options ?? [],
+                        property.name, coding.attributeType, isOptional: isOptional, options: options?.options ?? [],
                         originalName: options?.originalName,
-                        defaultValue: (property.defaultValue as? any PersistableValue)?.snapshotValue,
-                        hashModifier: options?.hashModifier))
+                        defaultValue: defaultValue == .null ? nil : defaultValue, hashModifier: options?.hashModifier))
             case .relationship(let destination, let isToMany, _):
                 let options = property.relationshipMetadata
                 relationships.append(
@@ -65,14 +66,23 @@ extension Schema {
 extension ModelDescription {
     /// Property names of key-path lists (`#Unique`, `#Index`).
     func names(of lists: [[AnyKeyPath]]) -> [[String]] {
-        lists.map { list in
-            list.map { keyPath in
-                guard let property = property(for: keyPath) else {
-                    preconditionFailure("\(entityName): a #Unique or #Index key path is not a persisted property")
-                }
-                return property.name
-            }
+        // A key path that names no persisted property is one of the description's problems,
+        // which ModelContainer throws; the schema leaves it out.
+        lists.map { list in list.compactMap { property(for: $0)?.name } }.filter { !$0.isEmpty }
+    }
+
+    /// The relationships holding the other side of `property`: its inverse, or, when several
+    /// relationships of the destination name `property` as their inverse (SwiftData accepts
+    /// that), all of them, the first declared first.
+    static func counterparts(of property: Property, in description: ModelDescription) -> [Property] {
+        guard case .relationship(let destinationType, _, _) = property.kind else { return [] }
+        let destination = ModelDescription.of(destinationType)
+        let sharers = destination.properties.filter {
+            guard let inverse = $0.relationshipMetadata?.inverse else { return false }
+            return inverse == property.keyPath
         }
+        if sharers.count > 1 { return sharers }
+        return inverse(of: property, in: description).map { [$0] } ?? []
     }
 
     /// The relationship on the other side of `property`: the one `@Relationship(inverse:)` names

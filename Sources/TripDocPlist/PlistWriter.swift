@@ -104,6 +104,9 @@ struct PlistWriter: StructuredWriter, DrainableStructuredWriter {
         bytes.append(value ? "<true/>" : "<false/>")
     }
 
+    /// A property list has no null: `nil` inside a Codable value is an empty `<data>`, which no
+    /// other value of such a value is written as (docs/FORMATS.md 7.2).
+    mutating func writeNull() { element("<data>", "</data>") { _ in } }
     mutating func writeInt(_ value: Int64) { element("<integer>", "</integer>") { $0.appendDecimal(value) } }
     mutating func writeUInt(_ value: UInt64) { element("<integer>", "</integer>") { $0.appendDecimal(value) } }
     mutating func writeDouble(_ value: Double) { element("<real>", "</real>") { $0.append(utf8: value.description) } }

@@ -59,6 +59,7 @@ import Testing
         let importer = JourneyImporter(modelContainer: container)
         let id = try #require(try await importer.importJourneys(["Oslo"]).first)
         let main = container.mainContext
+        main.autosaveEnabled = false  // the changes must stay unsaved across the await below
         let oslo = try #require(try main.fetch(FetchDescriptor<Journey>()).first)
         oslo.nights = 6
         try await importer.rename(id, to: "Oslo in winter")

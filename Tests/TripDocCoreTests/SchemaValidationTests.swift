@@ -28,6 +28,11 @@ import TripDocTestSupport
             Schema([Schema.Entity(name: "A", attributes: [.init("x", .string, options: [.init(rawValue: "fast")])])]),
             "unknown option 'fast'"
         ),
+        (Schema([Schema.Entity(name: "A", attributes: [.init("x", .array(.codable))])]), "Codable may only be"),
+        (
+            Schema([Schema.Entity(name: "A", attributes: [.init("x", .composite([CompositeField(name: "f", type: .codable)]))])]),
+            "A.x.f: Codable may only be"
+        ),
     ])
     func inconsistentSchemasAreRefusedWithTheReason(schema: Schema, reason: String) {
         #expect {

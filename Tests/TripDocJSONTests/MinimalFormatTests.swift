@@ -48,6 +48,7 @@ import TripDocTestSupport
         mutating func writeDouble(_ value: Double) { inner.writeDouble(value) }
         mutating func writeFloat(_ value: Float) { inner.writeFloat(value) }
         mutating func writeString(_ value: String) { inner.writeString(value) }
+        mutating func writeNull() { inner.writeNull() }
         mutating func writeData(_ value: Data) { inner.writeData(value) }
     }
 

@@ -33,7 +33,9 @@ public struct RandomDocuments {
     ]
 
     private mutating func type(depth: Int = 0) -> AttributeType {
-        switch below(depth > 1 ? 10 : 12) {
+        // Codable only as an attribute's own type (docs/FORMATS.md 2.4).
+        switch below(depth > 1 ? 10 : depth == 0 ? 13 : 12) {
+        case 12: return .codable
         case 10: return .array(type(depth: depth + 1))
         case 11:
             return .composite(
@@ -73,6 +75,27 @@ public struct RandomDocuments {
             var values: [String: SnapshotValue] = [:]
             for field in fields where !(field.isOptional && chance(40)) { values[field.name] = value(field.type) }
             return .composite(values)
+        case .codable: return codableValue(depth: 0)
+        }
+    }
+
+    /// A value of a Codable attribute: objects, arrays, nil inside them, and scalars at the edges.
+    private mutating func codableValue(depth: Int) -> SnapshotValue {
+        switch below(depth > 2 ? 7 : 9) {
+        case 0 where depth > 0: return .null
+        case 0: return .composite([:])
+        case 1: return .bool(chance(50))
+        case 2: return .int(pick([Int64.min, Int64.max, 0, -1]))
+        case 3: return .uint(pick([UInt64.max, UInt64(Int64.max) + 1]))
+        case 4: return .double(pick([-0.0, 0.5, 1e300, 5e-324, 3.0]))
+        case 5, 6: return .string(pick(Self.strings + ["NaN", "Infinity"]))
+        case 7: return .array((0..<below(4)).map { _ in codableValue(depth: depth + 1) })
+        default:
+            var members: [String: SnapshotValue] = [:]
+            for _ in 0..<below(4) {
+                members[pick(["a", "flight", "", "Zürich", "1", "$id", "k e y", "&<>"])] = codableValue(depth: depth + 1)
+            }
+            return .composite(members)
         }
     }
 

@@ -11,6 +11,18 @@ import Testing
     }
 
     @Test(arguments: ["trips.json", "trips.plist", "trips.tripbundle"])
+    func editsThroughTheMainContextAreSavedWhenTheProgramExits(file: String) throws {
+        try? FileManager.default.removeItem(atPath: sample.path(file))
+        #expect(try sample.run("--store", file, "seed").status == 0)
+        let before = try sample.run("--store", file, "list").stdout
+        let old = try #require(before.split(separator: "\n").first?.split(separator: " — ").first.map(String.init))
+        // `rename` sets the name through mainContext and never calls save().
+        #expect(try sample.run("--store", file, "rename", old, "Renamed") == .init(status: 0, stdout: "renamed 1 trip\n", stderr: ""))
+        let after = try sample.run("--store", file, "list").stdout
+        #expect(after == before.replacingOccurrences(of: old + " — ", with: "Renamed — "))
+    }
+
+    @Test(arguments: ["trips.json", "trips.plist", "trips.tripbundle"])
     func theSampleAppsDataLayerWorksOnEveryStore(file: String) throws {
         try? FileManager.default.removeItem(atPath: sample.path(file))
         #expect(try sample.run("--store", file, "seed").stdout == "5 trips in \(file)\n")

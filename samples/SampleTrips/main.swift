@@ -9,6 +9,9 @@
 //   SampleTrips [--store FILE] in-progress [DATE]   trips under way with unplanned items
 //   SampleTrips [--store FILE] plan TITLE           as the widget: put a bucket-list item in the plan
 //   SampleTrips [--store FILE] unread               trips others changed since last time
+//   SampleTrips [--store FILE] rename OLD NEW       as a SwiftUI view would: edit through the
+//                                                  container's mainContext, with no save() (autosave
+//                                                  saves it when the program exits)
 //
 // FILE defaults to trips.json; .plist and .tripbundle work the same. `unread` keeps its history
 // token in FILE.token, as the app keeps it in UserDefaults.
@@ -69,6 +72,13 @@ do {
         item.isInPlan = true
         try widget.save()
         print("planned \(title) for \(item.trip?.name ?? "no trip")")
+    case "rename":
+        guard arguments.count == 3 else { fail("usage: SampleTrips rename OLD NEW") }
+        let old = arguments[1]
+        let trips = try container.mainContext.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == old }))
+        guard !trips.isEmpty else { fail("no trip is called '\(old)'") }
+        for trip in trips { trip.name = arguments[2] }
+        print("renamed \(trips.count) trip\(trips.count == 1 ? "" : "s")")
     case "unread":
         let tokenURL = URL(fileURLWithPath: storePath + ".token")
         let token = try? JSONDecoder().decode(DefaultHistoryToken.self, from: Data(contentsOf: tokenURL))
@@ -78,7 +88,9 @@ do {
         if unread.changed.isEmpty && unread.deleted.isEmpty { print("nothing new") }
         if let newToken = unread.newToken { try JSONEncoder().encode(newToken).write(to: tokenURL, options: .atomic) }
     default:
-        fail("usage: SampleTrips [--store FILE] seed | add NAME DESTINATION START END | list | search TEXT | in-progress [DATE] | plan TITLE | unread")
+        fail(
+            "usage: SampleTrips [--store FILE] seed | add NAME DESTINATION START END | list | search TEXT | in-progress [DATE] | plan TITLE | unread | rename OLD NEW"
+        )
     }
 } catch {
     fail("\(error)")

@@ -103,6 +103,60 @@ extension DocumentDecoder {
                 throw failure(at: start, in: reader, "the composite value has no '\(field.name)'")
             }
             return .composite(values)
+        case .codable:
+            return try decodeCodableValue(from: &reader)
+        }
+    }
+
+    /// Reads one value of a ``AttributeType/codable`` attribute, which describes itself: its
+    /// kinds are the reader's (docs/FORMATS.md 3.10), read into the canonical form
+    /// ``SnapshotValue/isCodableValue`` describes.
+    func decodeCodableValue<R: StructuredReader>(from reader: inout R) throws -> SnapshotValue {
+        let start = reader.bookmark
+        switch try reader.peekKind() {
+        case .null:
+            try reader.skipValue()
+            return .null
+        case .bool:
+            return .bool(try reader.readBool())
+        case .string:
+            return .string(try reader.readString())
+        case .integer:
+            if let value = try? reader.readInt64() { return .int(value) }
+            reader.resume(at: start)
+            return .uint(try reader.readUInt64())
+        case .real:
+            let value = try reader.readDouble()
+            return value.isFinite ? .double(value) : .string(DocumentEncoder.nonFiniteText(value))
+        case .data:
+            // A property list's `nil` (7.2), or text XML cannot carry written as its UTF-8.
+            let bytes = try reader.readData()
+            if bytes.isEmpty { return .null }
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                throw failure(at: start, in: reader, "expected text as UTF-8 in <data>, found bytes that are not UTF-8")
+            }
+            return .string(text)
+        case .date:
+            let date = try reader.readDate()
+            return DateCoding.string(from: date).map(SnapshotValue.string) ?? .double(date.timeIntervalSinceReferenceDate)
+        case .array:
+            try reader.beginArray()
+            var elements: [SnapshotValue] = []
+            while try reader.nextElement() {
+                elements.append(try within("[\(elements.count)]") { try decodeCodableValue(from: &reader) })
+            }
+            return .array(elements)
+        case .object:
+            var members: [String: SnapshotValue] = [:]
+            try decodeObject(from: &reader, allowedKeys: nil) { key, reader in
+                guard SnapshotValue.isCodableKey(key) else {
+                    throw failure(
+                        at: reader.bookmark, in: reader,
+                        "a member name of a Codable value holds a control character XML cannot carry")
+                }
+                members[key] = try decodeCodableValue(from: &reader)
+            }
+            return .composite(members)
         }
     }
 

@@ -176,7 +176,10 @@ public struct DocumentEncoder {
 
     /// Writes one attribute value as its type says.
     public func encodeValue<W: StructuredWriter>(_ value: SnapshotValue, as type: AttributeType, to writer: inout W) {
+        // A Codable value's scalars are written as any attribute's; its nil, arrays and
+        // objects as encodeCodableValue says.
         switch value {
+        case .null where type == .codable: writer.writeNull()
         case .null:
             // Unreachable: callers check `fits`, which no nil value passes; documents omit nil.
             assertionFailure("nil has no document coding")
@@ -201,6 +204,7 @@ public struct DocumentEncoder {
         case .data(let v): writer.writeData(v)
         case .uuid(let v): writer.writeString(v.uuidString)
         case .url(let v): writer.writeString(v.absoluteString)
+        case .array where type == .codable, .composite where type == .codable: encodeCodableValue(value, to: &writer)
         case .array(let elements):
             let elementType: AttributeType = if case .array(let e) = type { e } else { type }
             writer.beginArray()
@@ -221,6 +225,27 @@ public struct DocumentEncoder {
             writer.beginArray()
             for id in ids { writer.writeString(id.primaryKey) }
             writer.endArray()
+        }
+    }
+
+    /// Writes a value of a ``AttributeType/codable`` attribute as it describes itself: objects'
+    /// members in byte order of their names, `nil` members and elements kept (docs/FORMATS.md 3.10).
+    func encodeCodableValue<W: StructuredWriter>(_ value: SnapshotValue, to writer: inout W) {
+        switch value {
+        case .null: writer.writeNull()
+        case .array(let elements):
+            writer.beginArray()
+            for element in elements { encodeCodableValue(element, to: &writer) }
+            writer.endArray()
+        case .composite(let members):
+            writer.beginObject()
+            for (name, member) in members.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+                writer.key(name)
+                encodeCodableValue(member, to: &writer)
+            }
+            writer.endObject()
+        default:
+            encodeValue(value, as: .string, to: &writer)
         }
     }
 

@@ -20,6 +20,9 @@ public protocol StructuredWriter {
     /// A finite float, written with the digits that give back the same `Float`.
     mutating func writeFloat(_ value: Float)
     mutating func writeString(_ value: String)
+    /// `nil` inside a ``AttributeType/codable`` value, the only `nil` a document writes
+    /// (docs/FORMATS.md 3.10): JSON's `null`; a property list, which has no null, an empty `<data>`.
+    mutating func writeNull()
     /// A string of printable ASCII that no format escapes (letters, digits, `-`, `:`, `.`, `+`),
     /// such as a date's text, as its bytes: a format may copy them without looking.
     mutating func writeString(plainASCII text: UnsafeBufferPointer<UInt8>)

@@ -573,10 +573,17 @@ public struct IntegrityChecker {
         /// point back, and the reverse. The sorted lists are made one relationship at a time,
         /// so at most two of them exist at once.
         private func unmatchedPairs() -> [Set<UInt64>] {
-            // Whether a relationship is the second of two that name each other back.
+            // The relationships naming each one as their inverse: more than one when several
+            // relationships of an entity share an inverse, which must then hold what they all
+            // hold (each of them is checked one way, against it; it against all of them).
+            var sharers = [[Int]](repeating: [], count: inverseNumbers.count)
+            for (relationship, inverse) in inverseNumbers.enumerated() where inverse >= 0 { sharers[inverse].append(relationship) }
+            // Whether a relationship is the second of two that name each other back (and share
+            // no inverse with another).
             let isSecondOfTwo = inverseNumbers.indices.map { relationship in
                 let inverse = inverseNumbers[relationship]
                 return inverse >= 0 && inverse < relationship && inverseNumbers[inverse] == relationship
+                    && sharers[inverse].count < 2 && sharers[relationship].count < 2
             }
             var unmatched = [Set<UInt64>](repeating: [], count: inverseNumbers.count)
             for (relationship, inverse) in inverseNumbers.enumerated() where inverse >= 0 && !isSecondOfTwo[relationship] {
@@ -593,6 +600,14 @@ public struct IntegrityChecker {
                         collectingSecond: false
                     ).onlyInFirst
                 }
+            }
+            for shared in sharers.indices where sharers[shared].count >= 2 {
+                var union: [UInt64] = []
+                for sharer in sharers[shared] { union += sortedPairs(of: sharer, turned: true) }
+                union.sort()
+                unmatched[shared] = Self.differences(
+                    sortedPairs(of: shared, turned: false), union, collectingSecond: false
+                ).onlyInFirst
             }
             return unmatched
         }

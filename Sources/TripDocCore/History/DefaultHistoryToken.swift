@@ -31,6 +31,10 @@ public struct DefaultHistoryToken: Hashable, Comparable, Codable, Sendable, Cust
     /// Orders tokens of one store by transaction; tokens of different stores by store first
     /// (such a comparison means little, and fetching refuses foreign tokens).
     public static func < (lhs: DefaultHistoryToken, rhs: DefaultHistoryToken) -> Bool {
+        if let recorder = comparisonRecorder {
+            recorder.add(lhs)
+            recorder.add(rhs)
+        }
         if lhs.storeIdentifier != rhs.storeIdentifier { return lhs.storeIdentifier < rhs.storeIdentifier }
         return lhs.transactionIdentifier < rhs.transactionIdentifier
     }
@@ -47,5 +51,31 @@ public struct DefaultHistoryToken: Hashable, Comparable, Codable, Sendable, Cust
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)
+    }
+}
+
+extension DefaultHistoryToken {
+    /// The tokens compared (with `<`, `>`, `<=`, `>=`) while a body runs.
+    public final class ComparisonRecorder: @unchecked Sendable {
+        private let lock = NSLock()
+        private var tokens: [DefaultHistoryToken] = []
+
+        func add(_ token: DefaultHistoryToken) { lock.withLock { tokens.append(token) } }
+
+        /// The tokens compared so far, in order, each as often as it was compared.
+        public var compared: [DefaultHistoryToken] { lock.withLock { tokens } }
+    }
+
+    @TaskLocal static var comparisonRecorder: ComparisonRecorder?
+
+    /// Runs `body` and returns what it returns with every token compared on the way: how a
+    /// store learns which token a history predicate (`#Predicate { $0.token > token }`) is
+    /// after, so that it can refuse an expired one.
+    public static func recordingComparisons<Result>(_ body: () throws -> Result) rethrows
+        -> (result: Result, compared: [DefaultHistoryToken])
+    {
+        let recorder = ComparisonRecorder()
+        let result = try $comparisonRecorder.withValue(recorder) { try body() }
+        return (result, recorder.compared)
     }
 }

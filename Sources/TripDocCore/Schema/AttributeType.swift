@@ -20,9 +20,15 @@ public indirect enum AttributeType: Hashable, Sendable {
     case array(AttributeType)
     /// A nested `Codable` value (a struct or class), held as named fields.
     case composite([CompositeField])
+    /// Any `Codable` value, held in the shape its `encode(to:)` gives it: objects (keyed
+    /// containers) as ``SnapshotValue/composite(_:)``, arrays (unkeyed containers) as
+    /// ``SnapshotValue/array(_:)``, and booleans, integers, finite doubles, strings and `nil`.
+    /// The schema names no fields; each value describes itself (docs/FORMATS.md 2.3.3, 3.10).
+    case codable
 
-    /// The scalar types, by the name a document spells them with.
+    /// The types a document spells with a name (the scalars, and `Codable`), by that name.
     public static let scalarsByName: [String: AttributeType] = [
+        "Codable": .codable,
         "String": .string, "Bool": .bool,
         "Int": .int, "Int8": .int8, "Int16": .int16, "Int32": .int32, "Int64": .int64,
         "UInt": .uint, "UInt8": .uint8, "UInt16": .uint16, "UInt32": .uint32, "UInt64": .uint64,
@@ -52,6 +58,7 @@ public indirect enum AttributeType: Hashable, Sendable {
         case .data: "Data"
         case .uuid: "UUID"
         case .url: "URL"
+        case .codable: "Codable"
         case .array(let element): "[\(element.name)]"
         case .composite(let fields):
             "{" + fields.map { "\($0.name): \($0.type.name)\($0.isOptional ? "?" : "")" }.joined(separator: ", ") + "}"

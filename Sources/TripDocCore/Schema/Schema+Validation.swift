@@ -66,7 +66,16 @@ extension Schema {
                     problems.append("\(place): inverse '\(destination.name).\(inverseName)' does not exist")
                     continue
                 }
-                if inverse.destination != entity.name || (inverse.inverseName.map { $0 != relationship.name } ?? false) {
+                // Several relationships of one entity may name the same inverse (SwiftData accepts
+                // it): the inverse then names one of them back, and holds what they all hold.
+                let namesASharer = inverse.inverseName.map { name in
+                    entity.relationship(named: name).map {
+                        $0.inverseName == inverseName && $0.destination == relationship.destination
+                    } ?? false
+                } ?? false
+                if inverse.destination != entity.name
+                    || (inverse.inverseName.map { $0 != relationship.name } ?? false) && !namesASharer
+                {
                     problems.append(
                         "\(place): inverse '\(destination.name).\(inverseName)' does not point back to \(place)")
                 }
@@ -97,11 +106,14 @@ extension Schema {
             }
     }
 
-    /// Problems with the fields of composite types inside `type`: empty, duplicate or non-NFC names.
-    static func compositeProblems(in type: AttributeType, place: String) -> [String] {
+    /// Problems with the fields of composite types inside `type`: empty, duplicate or non-NFC
+    /// names; and `Codable` anywhere but at the top (it holds arrays and objects itself).
+    static func compositeProblems(in type: AttributeType, place: String, nested: Bool = false) -> [String] {
         switch type {
+        case .codable where nested:
+            return ["\(place): Codable may only be an attribute's own type, not an array's element or a field's"]
         case .array(let element):
-            return compositeProblems(in: element, place: place)
+            return compositeProblems(in: element, place: place, nested: true)
         case .composite(let fields):
             var problems: [String] = []
             var seen: Set<String> = []
@@ -112,7 +124,7 @@ extension Schema {
                         "\(place).\(field.name): names must be in Unicode normalization form C, without control characters")
                 }
                 if !seen.insert(field.name).inserted { problems.append("\(place).\(field.name) is declared twice") }
-                problems += compositeProblems(in: field.type, place: "\(place).\(field.name)")
+                problems += compositeProblems(in: field.type, place: "\(place).\(field.name)", nested: true)
             }
             return problems
         default:

@@ -24,6 +24,14 @@ public struct Schema: Hashable, Sendable, Codable {
     public func entity(named name: String) -> Entity? {
         entities.first { $0.name == name }
     }
+
+    /// Whether every entity of this schema is in `other`, exactly as defined here (the version
+    /// aside): a store for this schema can then work in a document of `other`, leaving its
+    /// other entities alone (an app extension's container naming some of the app's models).
+    public func isPart(of other: Schema) -> Bool {
+        let theirs = other.entitiesByName
+        return entities.allSatisfy { theirs[$0.name] == $0 }
+    }
 }
 
 extension Schema {

@@ -121,6 +121,7 @@ extension SnapshotValue {
     /// Whether the value can be stored in an attribute of `type` (`.null` fits no type;
     /// optionality is the attribute's business).
     public func fits(_ type: AttributeType) -> Bool {
+        if case .codable = type { return isCodableValue }
         switch (self, type) {
         case (.string, .string), (.bool, .bool), (.double, .double), (.float, .float),
             (.decimal, .decimal), (.date, .date), (.data, .data), (.uuid, .uuid), (.url, .url):
@@ -143,6 +144,37 @@ extension SnapshotValue {
             return fields.keys.allSatisfy { names.contains($0) }
         default:
             return false
+        }
+    }
+}
+
+extension SnapshotValue {
+    /// Whether the value is one an ``AttributeType/codable`` attribute holds: `.bool`, `.int`,
+    /// `.uint` above `Int64.max` (smaller unsigned integers are `.int`), a finite `.double`,
+    /// `.string`, `.null`, and `.array`s and `.composite`s of those whose keys ``isCodableKey(_:)``
+    /// accepts. That is what every document format writes and reads back exactly, so a value
+    /// that fits reads back equal (docs/FORMATS.md 3.10).
+    public var isCodableValue: Bool {
+        switch self {
+        case .bool, .int, .string, .null: true
+        case .uint(let v): v > UInt64(Int64.max)
+        case .double(let v): v.isFinite
+        case .array(let elements): elements.allSatisfy(\.isCodableValue)
+        case .composite(let members): members.allSatisfy { Self.isCodableKey($0.key) && $0.value.isCodableValue }
+        default: false
+        }
+    }
+
+    /// Whether `key` may name a member of a ``AttributeType/codable`` value: any text without a
+    /// character XML 1.0 cannot carry (U+0000–U+0008, U+000B, U+000C, U+000E–U+001F, U+FFFE,
+    /// U+FFFF), so that every format can write it as a key.
+    public static func isCodableKey(_ key: String) -> Bool {
+        !key.unicodeScalars.contains { scalar in
+            switch scalar.value {
+            case 0x09, 0x0A, 0x0D: false
+            case 0..<0x20, 0xFFFE, 0xFFFF: true
+            default: false
+            }
         }
     }
 }

@@ -34,7 +34,9 @@ public final class ArchiveStore {
     ///
     /// - Parameters:
     ///   - schema: The schema the caller expects. Required to create a document; when the
-    ///     document exists it must have this schema (or pass `nil` to take the document's).
+    ///     document exists it must have this schema or hold each of its entities as defined
+    ///     here (``Schema/isPart(of:)``), or pass `nil` to take the document's. ``schema``
+    ///     is then the document's.
     /// - Throws: ``DocumentReadError``, ``FileReadError``, ``FileWriteError``, or
     ///   ``ArchiveStoreError/schemaMismatch(path:documentVersion:expectedVersion:)``.
     public init(
@@ -51,7 +53,9 @@ public final class ArchiveStore {
         if FileManager.default.fileExists(atPath: path) {
             let data = try DocumentFileReader.contents(of: path, limits: limits)
             let document = try format.readDocument(from: data, file: path, limits: limits)
-            if let schema, schema != document.schema {
+            // A schema whose entities the document has, as they are, works on that document
+            // (its other entities and their history are kept as they are on every save).
+            if let schema, schema != document.schema, !schema.isPart(of: document.schema) {
                 throw ArchiveStoreError.schemaMismatch(
                     path: path, documentVersion: document.schema.version, expectedVersion: schema.version)
             }

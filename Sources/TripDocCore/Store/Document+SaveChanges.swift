@@ -110,9 +110,9 @@ private struct SaveChangesWorkspace {
         var saved: [(PersistentIdentifier, previous: DefaultSnapshot?)] = []
         for (identifier, snapshot) in pendingInserts {
             let entity = entities[identifier.entityName]!
-            let rewritten = try normalized(
-                snapshot.copy(persistentIdentifier: identifier, remappedIdentifiers: remapped), entity: entity,
-                reportedAs: snapshot.persistentIdentifier)
+            var copy = snapshot.copy(persistentIdentifier: identifier, remappedIdentifiers: remapped)
+            if let existing = byIdentifier[identifier] { copy = Self.upsert(copy, onto: existing, entity: entity) }
+            let rewritten = try normalized(copy, entity: entity, reportedAs: snapshot.persistentIdentifier)
             saved.append((identifier, byIdentifier[identifier]))
             if let previous = byIdentifier[identifier] {
                 try checkUniqueness(of: rewritten, replacing: previous, entity: entity)
@@ -199,6 +199,25 @@ private struct SaveChangesWorkspace {
         return result
     }
 
+    /// What an insert that matches `existing` on a uniqueness constraint leaves (an upsert, as
+    /// SwiftData's constraint merge with the inserted object's values winning): the values the
+    /// insert holds replace the existing model's; a property the insert leaves out, and a
+    /// relationship it holds no destination in (a `nil` to-one, an empty to-many: what a new
+    /// object has for a relationship it never set), keep the existing model's value, so an
+    /// upsert never empties the existing model's relationships. To empty them, update the model.
+    static func upsert(_ inserted: DefaultSnapshot, onto existing: DefaultSnapshot, entity: Schema.Entity) -> DefaultSnapshot {
+        var values = inserted.values
+        for name in entity.propertyNames {
+            switch values[name] {
+            case nil: values[name] = existing.values[name]
+            case .null?, .references([])? where entity.relationship(named: name) != nil:
+                values[name] = existing.values[name] ?? values[name]
+            default: break
+            }
+        }
+        return DefaultSnapshot(persistentIdentifier: inserted.persistentIdentifier, values: values)
+    }
+
     /// Records an update: the properties whose values differ, and the new values of the
     /// attributes among them (nil values omitted). Nothing when nothing differs.
     mutating func recordUpdate(from previous: DefaultSnapshot, to current: DefaultSnapshot, entity: Schema.Entity) {
@@ -242,16 +261,30 @@ private struct SaveChangesWorkspace {
         for (id, previous) in saved {
             guard let snapshot = current(id), let entity = entities[id.entityName] else { continue }
             for relationship in entity.relationships {
-                guard let inverseName = relationship.inverseName,
-                    let inverse = entities[relationship.destination]?.relationship(named: inverseName)
-                else { continue }
+                let others = counterparts(of: relationship, in: entity)
+                guard let inverse = others.first else { continue }
+                // Relationships of this model holding the same other side (several sharing an
+                // inverse): a destination one of them still holds keeps the model in its inverse.
+                let siblings = entity.relationships.filter { sibling in
+                    sibling.name != relationship.name
+                        && counterparts(of: sibling, in: entity).contains { other in others.contains { $0.name == other.name } }
+                }
                 let before = previous?.values[relationship.name]?.referencedIdentifiers ?? []
                 let after = snapshot.values[relationship.name]?.referencedIdentifiers ?? []
                 for target in before where !after.contains(target) {
-                    remove(id, from: inverse, of: target)
+                    let stillHeld = siblings.contains { snapshot.values[$0.name]?.referencedIdentifiers.contains(target) == true }
+                    guard !stillHeld else { continue }
+                    for other in others { remove(id, from: other, of: target) }
                 }
                 for target in after where !before.contains(target) {
                     guard let destination = current(target) else { continue }
+                    // A shared inverse gaining a model that already holds the destination in one
+                    // of the relationships sharing it: nothing to add.
+                    if others.count > 1,
+                        others.contains(where: { destination.values[$0.name]?.referencedIdentifiers.contains(id) == true })
+                    {
+                        continue
+                    }
                     switch destination.values[inverse.name] {
                     case .references(let list):
                         if !list.contains(id) { edit(target) { $0.values[inverse.name] = .references(list + [id]) } }
@@ -272,6 +305,22 @@ private struct SaveChangesWorkspace {
             guard let entity = entities[id.entityName], let snapshot = byIdentifier[id] else { continue }
             recordUpdate(from: previous, to: snapshot, entity: entity)
         }
+    }
+
+    /// The relationships of `relationship`'s destination that hold its other side: its inverse;
+    /// for an inverse that several relationships of the destination share (SwiftData accepts
+    /// two relationships naming one inverse), all of them, the one it names back first.
+    func counterparts(of relationship: Schema.Relationship, in entity: Schema.Entity) -> [Schema.Relationship] {
+        guard let destination = entities[relationship.destination] else { return [] }
+        let sharers = destination.relationships.filter { $0.inverseName == relationship.name && $0.destination == entity.name }
+        if sharers.count > 1 {
+            let named = relationship.inverseName
+            return sharers.filter { $0.name == named } + sharers.filter { $0.name != named }
+        }
+        guard let inverseName = relationship.inverseName, let inverse = destination.relationship(named: inverseName) else {
+            return []
+        }
+        return [inverse]
     }
 
     // MARK: Identifiers
@@ -453,13 +502,16 @@ private struct SaveChangesWorkspace {
             case .cascade:
                 for target in targets { try delete(target, alsoDeleting: requested, deleted: &deleted) }
             case .nullify:
-                guard let inverse = relationship.inverseName else { break }
+                let inverses = counterparts(of: relationship, in: entity).map(\.name)
+                guard !inverses.isEmpty else { break }
                 for target in targets {
                     guard var related = byIdentifier[target] else { continue }
-                    switch related.values[inverse] {
-                    case .reference(let back) where back == identifier: related.values[inverse] = .null
-                    case .references(let backs): related.values[inverse] = .references(backs.filter { $0 != identifier })
-                    default: break
+                    for inverse in inverses {
+                        switch related.values[inverse] {
+                        case .reference(let back) where back == identifier: related.values[inverse] = .null
+                        case .references(let backs): related.values[inverse] = .references(backs.filter { $0 != identifier })
+                        default: break
+                        }
                     }
                     byIdentifier[target] = related
                 }

@@ -15,13 +15,14 @@ extension TripDocCommand {
                 primary key; with --map by the table convert --remap-table wrote; for an entity with a \
                 uniqueness constraint by its values (Trip: name, startDate, endDate); otherwise by \
                 content (attribute values and to-one references). Reports schema differences, then per \
-                entity the objects only in A (-), only in B (+) and changed (~, attribute: old → new). \
+                entity the objects only in A (-), only in B (+) and changed (~, attribute: old → new; \
+                composite and Codable values field by field, as home.city or stops[0].name). \
                 Relationship changes are told once, on the to-one side of an inverse pair, with \
                 references as B's identifiers. Colour when standard output is a terminal (not when \
                 NO_COLOR is set).
 
                 --json prints {"a": {"file", "storeIdentifier"}, "b": {…}, "entities": {ENTITY: \
-                {"added": [SNAPSHOT], "changed": [{"a": KEY, "b": KEY, "attributes": {NAME: {"old", \
+                {"added": [SNAPSHOT], "changed": [{"a": KEY, "b": KEY, "attributes": {NAME or NAME.FIELD: {"old", \
                 "new"}}, "relationships": {NAME: {"old", "new"}}}], "match": STRATEGY, "removed": \
                 [SNAPSHOT]}}, "history": {"onlyInA": [TOKEN], "onlyInB": [TOKEN]} (with --history), \
                 "identical": BOOL, "schema": [TEXT], "summary": {"added", "changed", "removed"}}. With \
