@@ -16,9 +16,12 @@ import TripDocTestSupport
 
     func container(_ store: String) throws -> ModelContainer {
         let url = scratch.file("\(store).json")
-        return store == "talk"
-            ? try ModelContainer(for: Trip.self, configurations: TalkJSONStoreConfiguration(name: "Trips", fileURL: url))
-            : try ModelContainer(for: Trip.self, configurations: EngineJSONStoreConfiguration(name: "Trips", url: url))
+        if store == "talk" {
+            let container = try ModelContainer(for: Trip.self, configurations: TalkJSONStoreConfiguration(name: "Trips", fileURL: url))
+            return container
+        }
+        let container = try ModelContainer(for: Trip.self, configurations: EngineJSONStoreConfiguration(name: "Trips", url: url))
+        return container
     }
 
     /// Saves Tokyo twice with the same name and dates (the `#Unique` constraint's key), in two
