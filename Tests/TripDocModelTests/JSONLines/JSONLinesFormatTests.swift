@@ -156,6 +156,9 @@ import TripDocTestSupport
             description: "more snapshots than the limit", damage: { $0 }, limits: DocumentLimits(maximumSnapshotCount: 2),
             line: 6, message: "snapshot-count"),
         Hostile(
+            description: "nesting deeper than the limit", damage: { $0 }, limits: DocumentLimits(maximumNestingDepth: 4),
+            line: 2, message: "nesting-depth"),
+        Hostile(
             description: "a string longer than the limit", damage: { $0 }, limits: DocumentLimits(maximumStringLength: 30),
             line: 1, message: "string-length"),
         Hostile(
