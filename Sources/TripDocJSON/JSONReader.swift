@@ -7,7 +7,7 @@ import TripDocCore
 /// leading zeros, no `NaN` literals; strings must be valid UTF-8 with no raw control characters
 /// and no unpaired surrogate escapes; integers are read exactly (never through `Double`) and
 /// must fit the requested type; nesting depth and string length are capped by
-/// ``DocumentLimits``. A UTF-8 byte order mark
+/// `DocumentLimits`. A UTF-8 byte order mark
 /// at the start is skipped. Errors carry the line and column.
 ///
 /// The reader borrows `bytes`; it must not outlive the buffer. The bytes may still be arriving

@@ -14,6 +14,7 @@ public struct DocumentConversion {
     /// Converts `source` into a new store.
     ///
     /// - Parameters:
+    ///   - source: The document to convert, as read from its file.
     ///   - storeIdentifier: The new store's identifier (a new UUID when `nil`).
     ///   - renumber: Give fresh primary keys instead of keeping each model's.
     /// - Throws: ``TripDocError/documentHasProblems(path:problems:)`` when the source has

@@ -18,7 +18,7 @@ public struct HistoryReport {
     /// meet it: an object the document holds as it is now, a deleted one as its tombstone keeps it
     /// (attributes not preserved on deletion are nil). The limit counts the transactions left.
     ///
-    /// - Throws: ``HistoryError`` for an expired or foreign token, ``QueryError`` for a condition
+    /// - Throws: `HistoryError` for an expired or foreign token, ``QueryError`` for a condition
     ///   that does not parse or fit the schema.
     public init(_ file: DocumentFile, query: HistoryQuery, condition: String? = nil) throws {
         let document = file.document

@@ -39,7 +39,7 @@ public struct RemapTable: Codable, Hashable, Sendable {
 
     /// Reads a table `convert --remap-table` wrote.
     ///
-    /// - Throws: ``FileReadError``, or ``TripDocError/invalidArgument(_:)`` naming the file.
+    /// - Throws: `FileReadError`, or ``TripDocError/invalidArgument(_:)`` naming the file.
     public static func read(from path: String) throws -> RemapTable {
         let data = try DocumentFileReader.contents(of: path)
         do {

@@ -26,20 +26,20 @@ extension DataStoreConfiguration {
 public protocol DataStore: AnyObject {
     /// The configuration type that makes this store.
     associatedtype Configuration: DataStoreConfiguration
-    /// The snapshot type the store exchanges (tripdoc's context works with ``DefaultSnapshot``).
+    /// The snapshot type the store exchanges (tripdoc's context works with `DefaultSnapshot`).
     associatedtype Snapshot: DataStoreSnapshot
 
     /// Opens the store.
     init(_ configuration: Configuration, migrationPlan: (any SchemaMigrationPlan.Type)?) throws
     /// The configuration it was opened with.
     var configuration: Configuration { get }
-    /// The store's identifier, part of every permanent ``PersistentIdentifier`` it mints.
+    /// The store's identifier, part of every permanent `PersistentIdentifier` it mints.
     var identifier: String { get }
     /// The schema it holds.
     var schema: Schema { get }
 
     /// The snapshots a fetch asks for. A store that cannot evaluate the descriptor's predicate
-    /// or sort throws ``DataStoreError/preferInMemoryFilter`` or ``DataStoreError/preferInMemorySort``
+    /// or sort throws `DataStoreError.preferInMemoryFilter` or `DataStoreError.preferInMemorySort`
     /// and the context does it.
     func fetch<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> DataStoreFetchResult<T, Snapshot>
     /// Applies a save: inserts (minting permanent identifiers), updates, deletes.

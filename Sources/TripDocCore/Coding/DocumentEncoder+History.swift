@@ -6,8 +6,12 @@ extension DocumentEncoder {
     /// "timestamp"}` (absent members omitted), each change `{"attributes", "entity", "id", "kind",
     /// "tombstone", "values"}` with values typed by the entity's attributes.
     ///
-    /// - Parameter tokensFor: When given, the object also gets a `storeIdentifier` member and each
-    ///   transaction a `token` (`STORE:N`): what `tripdoc history --json` prints. Documents omit them.
+    /// - Parameters:
+    ///   - history: The history to write.
+    ///   - schema: The document's schema, which types the values of changes and tombstones.
+    ///   - storeIdentifier: When given, the object also gets a `storeIdentifier` member and each
+    ///     transaction a `token` (`STORE:N`): what `tripdoc history --json` prints. Documents omit them.
+    ///   - writer: The format's writer.
     public func encodeHistory<W: StructuredWriter>(
         _ history: DocumentHistory, schema: Schema, tokensFor storeIdentifier: String? = nil, to writer: inout W
     ) throws {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A sendable, codable copy of one model's persisted values, the unit a ``DataStore`` exchanges
+/// A sendable, codable copy of one model's persisted values, the unit a `DataStore` exchanges
 /// with its context (SwiftData's `DataStoreSnapshot`).
 public protocol DataStoreSnapshot: Codable, Sendable {
     /// The identity of the model the snapshot copies.

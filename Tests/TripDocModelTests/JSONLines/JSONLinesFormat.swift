@@ -1,0 +1,114 @@
+import Foundation
+import TripDoc
+
+// The format "Writing a document format" (Sources/TripDoc/TripDoc.docc) walks through, kept
+// here so that it compiles and its tests run: the article quotes this file.
+
+/// JSON Lines: the header, the schema and the history on a line each, then one line per
+/// snapshot, `{"Trip":[{"$id":"1","name":"Tokyo",…}]}`, so that line tools (`grep`, `wc -l`,
+/// `git diff`) see one snapshot per line.
+struct JSONLinesFormat: DefaultDocumentFormat {
+    var name: String { "jsonl" }
+    var fileExtensions: [String] { ["jsonl"] }
+    var signatureDescription: String { #"a JSON Lines document (starting with '{"format":"tripdoc"')"# }
+
+    func recognizes(_ prefix: Data) -> Bool {
+        prefix.starts(with: Data(#"{"format":"tripdoc""#.utf8))
+    }
+
+    func readDocument(from data: Data, file: String, limits: DocumentLimits) throws -> Document {
+        var collector = DocumentCollector()
+        try readDocument(from: data, file: file, limits: limits, into: &collector)
+        return collector.document!
+    }
+
+    func writeDocument(_ document: Document) throws -> Data {
+        try writeDocumentThroughStream(document)
+    }
+
+    func makeStreamWriter(sink: @escaping DocumentByteSink) -> any DocumentStreamWriter {
+        JSONLinesStreamWriter(sink: sink)
+    }
+
+    func readDocument<Sink: DocumentDecodingSink>(
+        from data: Data, file: String, limits: DocumentLimits, into sink: inout Sink
+    ) throws {
+        try limits.checkDocumentSize(data.count, file: file)
+        try data.withUnsafeBytes { bytes in
+            var lines = JSONLines(bytes: bytes, file: file, limits: limits)
+            let decoder = DocumentDecoder(limits: limits)
+            let header = try lines.decodeNext("the header") { reader in
+                try decoder.decodeHeader(from: &reader, file: file)
+            }
+            let schema = try lines.decodeNext("the schema") { reader in
+                try decoder.decodeSchema(from: &reader, file: file)
+            }
+            try decoder.checkHeader(header, against: schema, file: file, location: SourceLocation(line: 1))
+            let history = try lines.decodeNext("the history") { reader in
+                try decoder.decodeHistory(
+                    from: &reader, schema: schema, storeIdentifier: header.storeIdentifier, file: file)
+            }
+            try sink.begin(header: header, schema: schema, history: history)
+
+            // Entities come in byte order of their names, as every tripdoc document lists
+            // them; each one gets its beginEntity/endEntity, with or without snapshots.
+            let entities = schema.entities.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+            var next = 0
+            var current: (entity: Schema.Entity, count: Int)?
+            var total = 0
+            func endCurrent() throws {
+                if let (entity, count) = current, sink.wantsSnapshots(of: entity) {
+                    try sink.endEntity(entity, count: count)
+                }
+                current = nil
+            }
+            func begin(upTo index: Int) throws {
+                while next <= index {
+                    try endCurrent()
+                    current = (entities[next], 0)
+                    if sink.wantsSnapshots(of: entities[next]) { try sink.beginEntity(entities[next]) }
+                    next += 1
+                }
+            }
+            while let line = lines.next() {
+                let count = try lines.decode(line) { reader in
+                    try reader.beginObject()
+                    let entityStart = reader.bookmark
+                    guard let name = try reader.nextKey() else {
+                        throw StructuredReadError(
+                            location: reader.location(of: entityStart),
+                            message: "expected a snapshot line, {\"Entity\":[snapshot]}, found an empty object")
+                    }
+                    // The current entity's (entities[next - 1]) or a later one's.
+                    guard let index = entities.firstIndex(where: { $0.name == name }), index >= next - 1 else {
+                        throw StructuredReadError(
+                            location: reader.location(of: entityStart),
+                            message: entities.contains(where: { $0.name == name })
+                                ? "a snapshot of \(name) after those of \(entities[next - 1].name): a document lists "
+                                    + "each entity's snapshots together, entities in byte order of their names"
+                                : "'\(name)' is not an entity of the schema")
+                    }
+                    try begin(upTo: index)
+                    var snapshotLine = SnapshotLineReader(line: reader)
+                    guard sink.wantsSnapshots(of: entities[index]) else {
+                        // Not wanted: counted, not decoded.
+                        var skipped = 0
+                        try snapshotLine.beginArray()
+                        while try snapshotLine.nextElement() {
+                            try snapshotLine.skipValue()
+                            skipped += 1
+                        }
+                        try snapshotLine.finish()
+                        return skipped
+                    }
+                    return try decoder.decodeSnapshots(
+                        of: entities[index], from: &snapshotLine, storeIdentifier: header.storeIdentifier, file: file,
+                        keyPath: name, counted: &total, into: &sink)
+                }
+                current!.count += count
+            }
+            try begin(upTo: entities.count - 1)
+            try endCurrent()
+        }
+    }
+}
