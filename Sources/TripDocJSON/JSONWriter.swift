@@ -2,7 +2,7 @@ import Foundation
 import TripDocCore
 
 /// Writes the shared coding's calls as JSON text: two-space indentation, and containers nested
-/// ``compactLevel`` deep or deeper (a snapshot, a schema entity) on one line.
+/// `compactLevel` deep or deeper (a snapshot, a schema entity) on one line.
 public struct JSONWriter: StructuredWriter, DrainableStructuredWriter {
     /// The bytes written so far (handed out by ``drain(into:)``).
     private var output: ByteBuffer

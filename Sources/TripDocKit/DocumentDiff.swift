@@ -105,10 +105,13 @@ public struct DocumentDiff {
     /// Compares `a` with `b`.
     ///
     /// - Parameters:
+    ///   - a: The first document (the old one, for the changes' direction).
+    ///   - b: The second document.
     ///   - match: How to match objects; `auto` chooses per entity.
     ///   - remapTable: The mapping `convert --remap-table` wrote from A to B, if any.
     ///   - entity: Compare only this entity.
     ///   - ignoring: Attribute names (or `Entity.attribute`) to leave out.
+    ///   - compareHistory: Whether to list the history transactions only one side has.
     /// - Throws: ``TripDocError`` when the request cannot be met (an unknown entity, `unique`
     ///   for an entity without a constraint, `map` without a table, a remap table for other stores).
     public init(

@@ -2,7 +2,7 @@ import Foundation
 import TripDoc
 
 /// `tripdoc migrate` as a library: a document in any format migrated to a new schema with the
-/// lightweight migration inferred from the two schemas (``SchemaMigration``), written in any
+/// lightweight migration inferred from the two schemas (`SchemaMigration`), written in any
 /// format. The store identifier, the history and its tokens stay; the input is never changed,
 /// and the output is written atomically (nothing is left when anything fails).
 ///
@@ -23,7 +23,7 @@ public struct DocumentMigration {
     /// Migrates the document at `input` to `schema`, writing it to `destination` in `format`
     /// (or, when `destination` is `nil`, only checking that it would migrate: a dry run).
     ///
-    /// - Throws: ``SchemaMigrationError`` (what cannot be migrated, or the duplicates a new
+    /// - Throws: `SchemaMigrationError` (what cannot be migrated, or the duplicates a new
     ///   uniqueness constraint meets), ``TripDocError/migratedDocumentHasProblems(input:problems:)``,
     ///   or a read or write error. Nothing is written then.
     public static func migrate(

@@ -33,8 +33,8 @@ public struct DocumentStreamConversion: DocumentDecodingSink {
     /// `storeIdentifier`, handing the new document's bytes to `sink`; returns the remap table
     /// when `wantsRemapTable`.
     ///
-    /// - Throws: ``Unavailable`` (convert in memory instead), ``DocumentReadError``,
-    ///   ``TripDocError/documentHasProblems(path:problems:)``, ``DocumentWriteError``, or what
+    /// - Throws: ``Unavailable`` (convert in memory instead), `DocumentReadError`,
+    ///   ``TripDocError/documentHasProblems(path:problems:)``, `DocumentWriteError`, or what
     ///   `sink` throws. The bytes handed to `sink` before a throw are not a document.
     public static func convert(
         _ data: Data, path: String, format: any DocumentFormat, limits: DocumentLimits, to outputFormat: any DocumentFormat,

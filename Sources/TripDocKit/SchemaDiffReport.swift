@@ -10,7 +10,7 @@ public struct SchemaDiffReport: Encodable {
         public var entity: String
         /// The property (its new name; the old one when removed), if any.
         public var property: String?
-        /// The kind of change, such as `attributeRenamed` (``SchemaChange/Kind/name``).
+        /// The kind of change, such as `attributeRenamed` (`SchemaChange.Kind.name`).
         public var change: String
         /// What changed, in words.
         public var description: String

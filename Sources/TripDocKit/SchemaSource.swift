@@ -17,8 +17,8 @@ public struct SchemaSource {
     /// is `entities` or `version` is a schema file; anything else is read as a document (only
     /// its header and schema: no snapshot is decoded).
     ///
-    /// - Throws: ``FileReadError``, ``TripDocError/unrecognizedFormat(path:start:)`` or
-    ///   ``DocumentReadError`` (which names the file, line and column, and key path).
+    /// - Throws: `FileReadError`, ``TripDocError/unrecognizedFormat(path:start:)`` or
+    ///   `DocumentReadError` (which names the file, line and column, and key path).
     public static func read(_ path: String, limits: DocumentLimits = .standard) throws -> SchemaSource {
         let data = try DocumentFileReader.contents(of: path, limits: limits, mapped: true)
         if isSchemaFile(data) {

@@ -6,7 +6,7 @@ import Dispatch
 ///
 /// The context is not `Sendable` and the executor does not share it: only code isolated to the
 /// actor reaches it, through ``ModelActor/modelContext``. Models stay on the actor; pass their
-/// ``PersistentIdentifier``s to other actors.
+/// `PersistentIdentifier`s to other actors.
 public final class DefaultSerialModelExecutor: SerialModelExecutor, @unchecked Sendable {
     /// The context the actor's code uses.
     public let modelContext: ModelContext

@@ -8,7 +8,7 @@ extension Document {
     /// its `init(_:migrationPlan:)`.
     ///
     /// Without a plan, the lightweight migration inferred from the two schemas
-    /// (``SchemaMigration``). With one, the stages from the document's version to `schema`'s
+    /// (`SchemaMigration`). With one, the stages from the document's version to `schema`'s
     /// run in order: a lightweight stage migrates to its `toVersion`; a custom stage calls
     /// `willMigrate` with a context on its `fromVersion` models, migrates, then calls
     /// `didMigrate` with a context on its `toVersion` models (what the contexts save is kept,
@@ -17,7 +17,7 @@ extension Document {
     ///
     /// - Throws: ``MigrationError/versionsDoNotConnect(document:current:stuckAt:stages:)`` when
     ///   no chain of stages leads to `schema`'s version; ``MigrationError/stageFailed(stage:phase:cause:)``
-    ///   naming the stage and the cause; ``SchemaMigrationError`` without a plan.
+    ///   naming the stage and the cause; `SchemaMigrationError` without a plan.
     public func migrated(to schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?) throws -> Document {
         if self.schema == schema { return self }
         guard let migrationPlan, self.schema.version != schema.version else {

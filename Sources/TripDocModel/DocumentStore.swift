@@ -22,9 +22,9 @@ public protocol DocumentStoreConfiguration: DataStoreConfiguration {
 }
 
 /// tripdoc's store: a whole document (JSON, plist or bundle) read on fetch and rewritten
-/// atomically on save through ``ArchiveStore``, or kept in memory. Uniqueness upserts, delete
+/// atomically on save through `ArchiveStore`, or kept in memory. Uniqueness upserts, delete
 /// rules and history are the shared engine's. Predicates and sorts are left to the context
-/// (``DataStoreError/preferInMemoryFilter``), which evaluates them on the models.
+/// (`DataStoreError.preferInMemoryFilter`), which evaluates them on the models.
 public final class DocumentStore<Configuration: DocumentStoreConfiguration>: DataStore, HistoryProviding,
     RewritesReferencesOnSave
 {
@@ -43,12 +43,12 @@ public final class DocumentStore<Configuration: DocumentStoreConfiguration>: Dat
     private let lock = NSLock()
 
     /// Opens the configuration's document, creating it when there is none. A document of
-    /// another schema is migrated to the configuration's (``Document/migrated(to:migrationPlan:)``):
+    /// another schema is migrated to the configuration's (`Document.migrated(to:migrationPlan:)`):
     /// through `migrationPlan`'s stages, or with the lightweight migration inferred from the
     /// two schemas; the migrated document replaces it atomically, or, when a stage fails, the
     /// document is left as it was.
     ///
-    /// - Throws: ``MigrationError``, ``SchemaMigrationError``, or what opening the document throws.
+    /// - Throws: ``MigrationError``, `SchemaMigrationError`, or what opening the document throws.
     public init(_ configuration: Configuration, migrationPlan: (any SchemaMigrationPlan.Type)?) throws {
         guard var schema = configuration.schema else { throw ModelContextError.noSchema(configuration.name) }
         try configuration.validate()
@@ -166,7 +166,7 @@ public final class DocumentStore<Configuration: DocumentStoreConfiguration>: Dat
     /// The transactions `descriptor` selects. Changes of entities outside this store's schema
     /// (a document shared with an app that has more models) are left out of them.
     ///
-    /// - Throws: ``HistoryError/historyTokenExpired(_:deletedThrough:)`` when the predicate
+    /// - Throws: `HistoryError.historyTokenExpired(_:deletedThrough:)` when the predicate
     ///   compares transactions' tokens with a token of this store older than the history kept
     ///   (deleted history may have held changes after it): discard the token and fetch from
     ///   the start.

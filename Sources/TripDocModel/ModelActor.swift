@@ -6,7 +6,7 @@ import TripDocCore
 /// Write `@ModelActor actor TripImporter { … }`: the macro adds ``modelContainer``,
 /// ``modelExecutor`` and `init(modelContainer:)`, which makes the actor's context. In the
 /// actor, ``modelContext`` is that context and `self[id, as: Trip.self]` the model with an
-/// identifier. Models do not cross actors; their ``PersistentIdentifier``s (`Sendable`) do, and
+/// identifier. Models do not cross actors; their `PersistentIdentifier`s (`Sendable`) do, and
 /// a context resolves them with ``ModelContext/model(for:)``. A context sees what another
 /// context of the same container saved when it fetches again.
 public protocol ModelActor: Actor {

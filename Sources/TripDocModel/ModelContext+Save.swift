@@ -6,7 +6,7 @@ extension ModelContext {
     /// transaction) per store, then takes the stores' state: inserted models get their permanent
     /// identifiers, upserts and delete rules show in the registered models.
     ///
-    /// - Throws: The store's error (such as ``SaveChangesError`` for a `deny` rule or a missing
+    /// - Throws: The store's error (such as `SaveChangesError` for a `deny` rule or a missing
     ///   value); the unsaved changes stay in the context.
     public func save() throws {
         guard hasChanges else { return }

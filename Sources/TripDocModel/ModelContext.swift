@@ -5,13 +5,13 @@ import TripDocCore
 ///
 /// A context registers each model once: fetching the same model twice gives the same object.
 /// Changes stay in the context until ``save()``, which sends them to the store as one
-/// ``DataStoreSaveChangesRequest`` (one history transaction) per store, or ``rollback()``.
+/// `DataStoreSaveChangesRequest` (one history transaction) per store, or ``rollback()``.
 /// What another context of the container saved shows in this one's models when it fetches
 /// them again (a model with unsaved changes here keeps them).
 ///
 /// A context is not `Sendable`: use it on one actor (``ModelContainer/mainContext`` on the
 /// main actor, ``ModelActor/modelContext`` on a `@ModelActor`), and pass
-/// ``PersistentIdentifier``s between actors.
+/// `PersistentIdentifier`s between actors.
 public final class ModelContext {
     /// The container whose stores the context uses.
     public let container: ModelContainer

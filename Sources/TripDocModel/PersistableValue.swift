@@ -1,8 +1,8 @@
 import Foundation
 import TripDocCore
 
-/// A Swift type a `@Model` attribute may have: it says which ``AttributeType`` it is stored as
-/// and converts to and from a ``SnapshotValue``.
+/// A Swift type a `@Model` attribute may have: it says which `AttributeType` it is stored as
+/// and converts to and from a `SnapshotValue`.
 ///
 /// The scalar types SwiftData persists conform, and so do arrays and optionals of them. Conform
 /// your own type (a `RawRepresentable` enum, say) by mapping it onto one of those.
@@ -23,7 +23,7 @@ extension PersistableValue {
     public static var nestsOptionals: Bool { false }
 }
 
-/// An optional attribute or to-one relationship type; its `nil` is stored as ``SnapshotValue/null``.
+/// An optional attribute or to-one relationship type; its `nil` is stored as `SnapshotValue.null`.
 public protocol OptionalValue {
     /// The type inside the optional.
     static var wrappedType: Any.Type { get }

@@ -33,10 +33,14 @@ public final class ArchiveStore {
     /// Opens the document at `path`, creating an empty one for `schema` when there is none.
     ///
     /// - Parameters:
+    ///   - path: The document's file; it need not exist yet.
+    ///   - format: The format to read and write it in.
     ///   - schema: The schema the caller expects. Required to create a document; when the
     ///     document exists it must have this schema or hold each of its entities as defined
     ///     here (``Schema/isPart(of:)``), or pass `nil` to take the document's. ``schema``
     ///     is then the document's.
+    ///   - limits: The caps every read of the document is held to.
+    ///   - fileWriter: How saves replace the file (temporary file, fsync, rename).
     /// - Throws: ``DocumentReadError``, ``FileReadError``, ``FileWriteError``, or
     ///   ``ArchiveStoreError/schemaMismatch(path:documentVersion:expectedVersion:)``.
     public init(

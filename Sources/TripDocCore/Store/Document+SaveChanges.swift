@@ -11,6 +11,8 @@ extension Document {
     /// (cascades included, each with a tombstone of its `.preserveValueOnDeletion` attributes).
     ///
     /// - Parameters:
+    ///   - request: The inserted, updated and deleted snapshots, and the saving context's state
+    ///     (its author names the transaction's).
     ///   - timestamp: The transaction's time.
     ///   - processIdentifier: The saving process, if known.
     ///   - bundleIdentifier: The saving program, if known.
