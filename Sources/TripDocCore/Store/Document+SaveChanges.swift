@@ -14,19 +14,25 @@ extension Document {
     ///   - timestamp: The transaction's time.
     ///   - processIdentifier: The saving process, if known.
     ///   - bundleIdentifier: The saving program, if known.
+    ///   - keepingInsertedIdentifiers: An inserted snapshot whose identifier is a permanent one of
+    ///     this store that the document does not hold keeps it (the entity's key sequence moves
+    ///     past it), instead of getting a new one; one the document holds gets a new key, with
+    ///     references to it rewritten, instead of being refused. What applying a patch of the same
+    ///     store and merging two lines of work need; a context's inserts are temporary and unaffected.
     /// - Returns: The store identifier, the temporary → permanent identifier map and the
     ///   snapshots the context should re-register (upserted models).
     /// - Throws: ``SaveChangesError``; the document is unchanged.
     @discardableResult
     public mutating func applySaveChanges(
         _ request: DataStoreSaveChangesRequest<DefaultSnapshot>, timestamp: Date = Date(),
-        processIdentifier: String? = nil, bundleIdentifier: String? = nil
+        processIdentifier: String? = nil, bundleIdentifier: String? = nil, keepingInsertedIdentifiers: Bool = false
     ) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {
         // The history is set aside while the save is worked out, so that appending to it does
         // not copy every transaction the workspace's copy of the document would share.
         var kept = history
         history = DocumentHistory()
         var working = SaveChangesWorkspace(document: self, keysInHistory: kept)
+        working.keepsInsertedIdentifiers = keepingInsertedIdentifiers
         let result: DataStoreSaveChangesResult<DefaultSnapshot>
         do {
             result = try working.apply(request)
@@ -58,6 +64,10 @@ private struct SaveChangesWorkspace {
     var changes: [HistoryChangeRecord] = []
     /// The models the request deletes (as it names them).
     var deleting: Set<PersistentIdentifier> = []
+    /// Whether inserts with free permanent identifiers of this store keep them.
+    var keepsInsertedIdentifiers = false
+    /// Identifiers kept by this save's inserts, which minting must pass over.
+    var kept: Set<PersistentIdentifier> = []
 
     /// The history of the document, consulted only when a sequence is missing (keys named in
     /// history are never handed out again).
@@ -88,11 +98,31 @@ private struct SaveChangesWorkspace {
         var remapped: [PersistentIdentifier: PersistentIdentifier] = [:]
         var upserted: Set<PersistentIdentifier> = []
         var pendingInserts: [(PersistentIdentifier, DefaultSnapshot)] = []
+        if keepsInsertedIdentifiers {
+            // Kept identifiers first, so that the keys minted below pass over all of them.
+            for snapshot in request.inserted {
+                let original = snapshot.persistentIdentifier
+                guard !original.isTemporary, original.storeIdentifier == storeIdentifier, byIdentifier[original] == nil,
+                    entities[original.entityName] != nil, kept.insert(original).inserted
+                else { continue }
+                if let number = PrimaryKeyOrder.canonicalNumber(original.primaryKey), number < Int64.max - 2,
+                    number >= document.header.nextPrimaryKeys[original.entityName] ?? 0
+                {
+                    if document.header.nextPrimaryKeys[original.entityName] == nil {
+                        _ = try mintIdentifier(for: original.entityName)
+                    }
+                    document.header.nextPrimaryKeys[original.entityName] = max(
+                        number + 1, document.header.nextPrimaryKeys[original.entityName] ?? 0)
+                }
+            }
+        }
         for snapshot in request.inserted {
             let original = snapshot.persistentIdentifier
             guard let entity = entities[original.entityName] else { throw SaveChangesError.unknownEntity(original) }
             guard remapped[original] == nil else { throw SaveChangesError.duplicateIdentifier(original) }
-            if !original.isTemporary, original.storeIdentifier == storeIdentifier, byIdentifier[original] != nil {
+            if !keepsInsertedIdentifiers, !original.isTemporary, original.storeIdentifier == storeIdentifier,
+                byIdentifier[original] != nil
+            {
                 throw SaveChangesError.duplicateIdentifier(original)
             }
             if let existing = try existingMatch(for: snapshot, entity: entity) {
@@ -101,7 +131,7 @@ private struct SaveChangesWorkspace {
                 pendingInserts.append((existing, snapshot))
                 continue
             }
-            let permanent = try mintIdentifier(for: entity.name)
+            let permanent = kept.contains(original) ? original : try mintIdentifier(for: entity.name)
             remapped[original] = permanent
             pendingInserts.append((permanent, snapshot))
             registerUniqueKeys(of: snapshot, as: permanent, entity: entity)
@@ -296,7 +326,7 @@ private struct SaveChangesWorkspace {
             next = max(inUse, inHistory) + 1
         }
         var identifier = PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: entityName, primaryKey: String(next))
-        while byIdentifier[identifier] != nil {
+        while byIdentifier[identifier] != nil || kept.contains(identifier) {
             guard next < limit else { throw SaveChangesError.primaryKeysExhausted(entity: entityName) }
             next += 1
             identifier = PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: entityName, primaryKey: String(next))
