@@ -17,7 +17,8 @@ struct TripDocCommand: ParsableCommand {
 
             Exit status: 0 on success, 2 on any error (the message on standard error names the \
             file, the place in it and what was expected); diff exits with 1 when the documents differ, \
-            and inspect --check when the document has integrity problems.
+            inspect --check when the document has integrity problems, patch when the patch does not \
+            apply and merge when there are conflicts.
 
             Examples:
               tripdoc sample -o trips.json --trips 100
@@ -25,9 +26,11 @@ struct TripDocCommand: ParsableCommand {
               tripdoc inspect trips.json --json
               tripdoc convert trips.json copy.json
               tripdoc diff trips.json copy.plist
+              tripdoc diff old.json new.json --patch | tripdoc patch old.json - -o new-copy.json
+              tripdoc merge base.json ours.json theirs.json -o merged.json
             """,
         version: TripDocVersion.string,
-        subcommands: [Sample.self, Show.self, Inspect.self, History.self, Convert.self, Diff.self]
+        subcommands: [Sample.self, Show.self, Inspect.self, History.self, Convert.self, Diff.self, Patch.self, Merge.self]
     )
 
     /// Runs the command; every failure prints one message on standard error and exits with 2
