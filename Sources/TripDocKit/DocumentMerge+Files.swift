@@ -22,19 +22,22 @@ extension DocumentMerge {
         let explicit = try format.map { try DocumentFormats.forWriting(output.path, explicit: $0) }
         let (merge, written, files) = try CodingProgress.$observer.withValue(progress) {
             progress?.begin("reading \(base), \(ours) and \(theirs)")
-            let (baseFile, oursFile) = try DocumentFile.readBoth(base, ours, limits: limits)
-            let theirsFile = try DocumentFile.read(theirs, limits: limits)
+            // BASE and THEIRS as records (what comparing needs), OURS whole (what the merge
+            // changes), two at a time.
+            let (baseRecords, theirsRecords) = try DocumentFile.readRecordsOfBoth(base, theirs, limits: limits)
+            let oursFile = try DocumentFile.read(ours, limits: limits)
             progress?.begin("merging")
             let merge = try DocumentMerge(
-                base: baseFile.document, ours: oursFile.document, theirs: theirsFile.document,
-                paths: (base, ours, theirs), keepConflicts: keepConflicts, author: author)
+                base: baseRecords, ours: oursFile.document, theirs: theirsRecords,
+                paths: (base, ours, theirs), keepConflicts: keepConflicts, author: author,
+                readTheirs: { try DocumentFile.read(theirs, limits: limits).document })
             var written: Data?
             if let document = merge.document {
                 let format = explicit ?? DocumentFormats.forExtension(of: output.path) ?? oursFile.format
                 progress?.begin("writing \(output.path)", total: document.snapshots.count)
                 written = try format.writeDocument(document)
             }
-            return (merge, written, (baseFile, oursFile, theirsFile))
+            return (merge, written, (baseRecords, oursFile, theirsRecords))
         }
         progress?.finish()
         if let written { try output.write(written) }

@@ -38,23 +38,37 @@ public struct DocumentMerge {
         base: Document, ours: Document, theirs: Document, paths: (base: String, ours: String, theirs: String),
         keepConflicts: Side? = nil, author: String = "tripdoc-merge", timestamp: Date = Date()
     ) throws {
-        for (document, path) in [(ours, paths.ours), (theirs, paths.theirs)] {
-            guard document.storeIdentifier == base.storeIdentifier else {
+        let (first, second) = TwoThreads.run({ [DocumentRecords(base)] }, { [DocumentRecords(theirs)] })
+        try self.init(
+            base: first[0], ours: ours, theirs: second[0], paths: paths, keepConflicts: keepConflicts, author: author,
+            timestamp: timestamp, readTheirs: { theirs })
+    }
+
+    /// Merges `ours` and `theirs`, both descended from `base`, which are given as records (what
+    /// comparing needs); `readTheirs` gives theirs whole when `keepConflicts` is `.theirs`.
+    ///
+    /// - Throws: As ``init(base:ours:theirs:paths:keepConflicts:author:timestamp:)``, and what
+    ///   `readTheirs` throws.
+    public init(
+        base: DocumentRecords, ours: Document, theirs: DocumentRecords, paths: (base: String, ours: String, theirs: String),
+        keepConflicts: Side? = nil, author: String = "tripdoc-merge", timestamp: Date = Date(),
+        readTheirs: () throws -> Document
+    ) throws {
+        for (store, schema, path) in [(ours.storeIdentifier, ours.schema, paths.ours), (theirs.storeIdentifier, theirs.schema, paths.theirs)] {
+            guard store == base.storeIdentifier else {
                 throw TripDocError.invalidArgument(
-                    "\(path) is store \(document.storeIdentifier), but \(paths.base) is store \(base.storeIdentifier): "
+                    "\(path) is store \(store), but \(paths.base) is store \(base.storeIdentifier): "
                         + "a merge combines versions of one store (tripdoc diff compares any two documents)")
             }
-            guard document.schema == base.schema else {
+            guard schema == base.schema else {
                 throw TripDocError.invalidArgument(
                     "\(path) has another schema than \(paths.base): a merge combines changes of content under one schema")
             }
         }
-        let (first, second) = TwoThreads.run(
-            { [DocumentRecords(base), DocumentRecords(ours)] }, { [DocumentRecords(theirs)] })
-        let (baseRecords, oursRecords, theirsRecords) = (first[0], first[1], second[0])
+        let oursRecords = DocumentRecords(ours)
         let (toOurs, toTheirs) = TwoThreads.run(
-            { Result { try DocumentPatch(from: baseRecords, at: paths.base, to: oursRecords, at: paths.ours) } },
-            { Result { try DocumentPatch(from: baseRecords, at: paths.base, to: theirsRecords, at: paths.theirs) } })
+            { Result { try DocumentPatch(from: base, at: paths.base, to: oursRecords, at: paths.ours) } },
+            { Result { try DocumentPatch(from: base, at: paths.base, to: theirs, at: paths.theirs) } })
         let oursPatch = try toOurs.get()
         let theirsPatch = try toTheirs.get()
         conflicts = Self.conflicts(oursPatch, theirsPatch, ours: ours, store: base.storeIdentifier)
@@ -63,7 +77,7 @@ public struct DocumentMerge {
             applied = nil
             return
         }
-        var merged = keepConflicts == .theirs ? theirs : ours
+        var merged = keepConflicts == .theirs ? try readTheirs() : ours
         let patch = keepConflicts == .theirs ? oursPatch : theirsPatch
         let excluded = Set(conflicts.flatMap { keepConflicts == .theirs ? $0.oursItems : $0.theirsItems })
         applied = try patch.apply(

@@ -86,6 +86,7 @@ extension DocumentPatch {
             throw PatchError.wrongSchemaVersion(path: path, found: document.schema.version.description, expected: source.schemaVersion)
         }
         let entities = document.schema.entitiesByName
+        let sameStore = source.storeIdentifier == target.storeIdentifier
         let entityNames = patch.entities.keys.sorted()
         for name in entityNames {
             guard let entity = entities[name] else { throw PatchError.unknownProperty(path: path, entity: name, property: nil) }
@@ -96,13 +97,30 @@ extension DocumentPatch {
                 throw PatchError.unknownProperty(path: path, entity: name, property: unknown)
             }
         }
-        let sameStore = source.storeIdentifier == target.storeIdentifier
 
         // The document's objects by identifier, and the keys its history names (a merge gives
         // an added object whose key was used before a new one).
+        // Only the objects the patch names are looked up: one pass that hashes each identifier
+        // once, rather than a table of every object.
+        var wanted: Set<PersistentIdentifier> = []
+        for (name, changes) in patch.entities {
+            for object in changes.removed {
+                wanted.insert(PersistentIdentifier(storeIdentifier: source.storeIdentifier, entityName: name, primaryKey: object.key))
+            }
+            for object in changes.changed {
+                wanted.insert(PersistentIdentifier(storeIdentifier: source.storeIdentifier, entityName: name, primaryKey: object.a))
+            }
+            if sameStore {
+                for object in changes.added {
+                    wanted.insert(PersistentIdentifier(storeIdentifier: source.storeIdentifier, entityName: name, primaryKey: object.key))
+                }
+            }
+        }
         var current: [PersistentIdentifier: Int] = [:]
-        current.reserveCapacity(document.snapshots.count)
-        for (index, snapshot) in document.snapshots.enumerated() { current[snapshot.persistentIdentifier] = index }
+        current.reserveCapacity(wanted.count)
+        for (index, snapshot) in document.snapshots.enumerated() where wanted.contains(snapshot.persistentIdentifier) {
+            current[snapshot.persistentIdentifier] = index
+        }
         var named: Set<PersistentIdentifier> = []
         if rules != nil {
             for transaction in document.history.transactions {
