@@ -126,6 +126,24 @@ struct SampleEdits {
         #expect(try DocumentPatch.read(patch.jsonData(), path: "p") == patch)
     }
 
+    @Test(arguments: 1...3 as ClosedRange<UInt64>)
+    func aPatchTurnsAIntoBAndBackInEveryFormatPair(seed: UInt64) throws {
+        let a = SampleTrips.document(trips: 15, seed: seed)
+        var edits = SampleEdits(seed: seed + 50)
+        let b = try edits.edit(a)
+        for first in DocumentFormats.all {
+            for second in DocumentFormats.all {
+                let readA = try first.readDocument(from: first.writeDocument(a), file: "a")
+                let readB = try second.readDocument(from: second.writeDocument(b), file: "b")
+                let patch = try DocumentPatch.read(patch(readA, readB).jsonData(), path: "p")
+                let patched = try applied(patch, to: readA)
+                let written = try second.readDocument(from: second.writeDocument(patched), file: "out")
+                #expect(try diff(written, readB).isIdentical, "\(first.name) → \(second.name)")
+                #expect(try diff(applied(patch, to: readB, reverse: true), readA).isIdentical, "\(first.name) → \(second.name)")
+            }
+        }
+    }
+
     @Test(arguments: 1...4 as ClosedRange<UInt64>)
     func aPatchTurnsAIntoBAcrossStoresWithOtherKeys(seed: UInt64) throws {
         let a = SampleTrips.document(trips: 30, seed: seed)

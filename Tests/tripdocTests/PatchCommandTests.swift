@@ -109,6 +109,7 @@ import Testing
         try Data(patch.replacingOccurrences(of: "\"schemaVersion\" : \"1.0.0\"", with: "\"schemaVersion\" : \"2.0.0\"").utf8)
             .write(to: tripdoc.folder.appendingPathComponent("version.patch"))
         #expect(try tripdoc.run("convert", "trips.json", "other.json").status == 0)
+        try edited("optional.json", [(#"{"name":"placeName","optional":false"#, #"{"name":"placeName","optional":true"#)])
         let cases: [([String], String)] = [
             (["patch", "trips.json", "unknown-format.txt", "-o", "out.json"], "unknown-format.txt is not a tripdoc patch: "),
             (["patch", "trips.json", "short.patch", "-o", "out.json"], "short.patch is not a tripdoc patch: at the top level: the member \"a\" is missing"),
@@ -118,6 +119,7 @@ import Testing
             (["patch", "truncated.json", "p.patch", "-o", "out.json"], "truncated.json"),
             (["patch", "trips.json", "p.patch", "-o", "trips.json", "--force"], "the output trips.json is the input"),
             (["diff", "trips.json", "trips-edited.json", "--patch", "--json"], "--patch covers whole documents"),
+            (["diff", "trips.json", "optional.json", "--patch"], "the documents' schemas differ (LivingAccommodation.placeName: String → String?)"),
         ]
         for (arguments, message) in cases {
             let outcome = try tripdoc.run(arguments)
