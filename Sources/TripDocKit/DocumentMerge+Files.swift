@@ -22,10 +22,14 @@ extension DocumentMerge {
         let explicit = try format.map { try DocumentFormats.forWriting(output.path, explicit: $0) }
         let (merge, written, files) = try CodingProgress.$observer.withValue(progress) {
             progress?.begin("reading \(base), \(ours) and \(theirs)")
-            // BASE and THEIRS as records (what comparing needs), OURS whole (what the merge
-            // changes), two at a time.
-            let (baseRecords, theirsRecords) = try DocumentFile.readRecordsOfBoth(base, theirs, limits: limits)
-            let oursFile = try DocumentFile.read(ours, limits: limits)
+            // BASE and THEIRS as records (what comparing needs) one after the other on one
+            // thread, OURS whole (what the merge changes) on the other.
+            let (first, second) = TwoThreads.run(
+                { Result<Loaded, any Error> { .records(try DocumentFile.readRecords(base, limits: limits), try DocumentFile.readRecords(theirs, limits: limits)) } },
+                { Result<Loaded, any Error> { .document(try DocumentFile.read(ours, limits: limits)) } })
+            guard case .records(let baseRecords, let theirsRecords) = try first.get(),
+                case .document(let oursFile) = try second.get()
+            else { preconditionFailure("each thread loads what it was given") }
             progress?.begin("merging")
             let merge = try DocumentMerge(
                 base: baseRecords, ours: oursFile.document, theirs: theirsRecords,
@@ -43,6 +47,12 @@ extension DocumentMerge {
         if let written { try output.write(written) }
         withExtendedLifetime(files) {}
         return merge
+    }
+
+    /// What one of the reading threads loaded.
+    private enum Loaded {
+        case records(DocumentRecords, DocumentRecords)
+        case document(DocumentFile)
     }
 
     /// The conflicts as `merge --json` prints them: `{"conflicts": [{"kind", "object",
