@@ -63,7 +63,9 @@ extension DocumentPatch {
     ///
     /// - Throws: ``PatchError``: `wrongStore`, `wrongSchemaVersion`, `unknownProperty`,
     ///   `foreignReference` (the patch is not for this document), `stale` (a change does not
-    ///   hold), `refused` (the result breaks a rule of the schema).
+    ///   hold), `refused` (the result breaks a rule of the schema);
+    ///   ``TripDocError/documentHasProblems(path:problems:)`` when the document has integrity
+    ///   problems already.
     @discardableResult
     public func apply(to document: inout Document, path: String, options: ApplyOptions = ApplyOptions()) throws -> ApplyOutcome {
         try apply(
@@ -85,6 +87,10 @@ extension DocumentPatch {
         guard document.schema.version.description == source.schemaVersion else {
             throw PatchError.wrongSchemaVersion(path: path, found: document.schema.version.description, expected: source.schemaVersion)
         }
+        // A document with problems is refused as convert refuses it: a save could not tell the
+        // problems it found from the ones the patch made.
+        let problems = IntegrityChecker().problems(in: document)
+        guard problems.isEmpty else { throw TripDocError.documentHasProblems(path: path, problems: problems) }
         let entities = document.schema.entitiesByName
         let sameStore = source.storeIdentifier == target.storeIdentifier
         let entityNames = patch.entities.keys.sorted()

@@ -117,6 +117,7 @@ import Testing
             (["patch", "trips.json", "version.patch", "-o", "out.json"], "trips.json has schema version 1.0.0, but the patch is for version 2.0.0"),
             (["patch", "other.json", "p.patch", "-o", "out.json"], "other.json is store "),
             (["patch", "truncated.json", "p.patch", "-o", "out.json"], "truncated.json"),
+            (["patch", "dangling-reference.json", "p.patch", "-o", "out.json"], "dangling-reference.json has 1 integrity problem(s)"),
             (["patch", "trips.json", "p.patch", "-o", "trips.json", "--force"], "the output trips.json is the input"),
             (["diff", "trips.json", "trips-edited.json", "--patch", "--json"], "--patch covers whole documents"),
             (["diff", "trips.json", "optional.json", "--patch"], "the documents' schemas differ (LivingAccommodation.placeName: String → String?)"),

@@ -18,12 +18,13 @@ extension TripDocCommand {
                 standard error. The result is checked like any save (integrity, uniqueness, delete \
                 rules) and recorded as one history transaction by --author. Objects added keep their \
                 keys when the patch is between versions of one store; otherwise they get new keys \
-                in DOC's store. DOC and PATCH are never changed; OUT is written atomically.
+                in DOC's store. A DOC with integrity problems (see tripdoc inspect) is refused. DOC and \
+                PATCH are never changed; OUT is written atomically.
 
                 Exit status: 0 when the patch applied, 1 when it does not apply (nothing written; \
                 with --partial, OUT written and the skipped changes listed), 2 on trouble (a \
                 malformed patch, a patch for another store or schema version, an unreadable \
-                document).
+                document or one with integrity problems).
 
                 Examples:
                   tripdoc diff old.json new.json --patch > change.patch
