@@ -175,8 +175,14 @@ public struct DocumentMerge {
             var index: [[String]: [[SnapshotValue]: PersistentIdentifier]] = [:]
             for snapshot in oursDocument.snapshots
             where snapshot.entityName == entity && !removedByTheirs[entity]!.contains(snapshot.persistentIdentifier.primaryKey) {
+                // As the merge will leave it: with theirs' new values (a value theirs moved
+                // away from is free for theirs' added objects).
+                var values = snapshot.values
+                for (property, change) in tChanged[snapshot.persistentIdentifier.primaryKey]?.properties ?? [:] {
+                    values[property] = change.new
+                }
                 for constraint in schemaEntity.effectiveUniquenessConstraints {
-                    let key = constraint.map { snapshot.values[$0] ?? .null }
+                    let key = constraint.map { values[$0] ?? .null }
                     if !key.contains(.null) { index[constraint, default: [:]][key] = snapshot.persistentIdentifier }
                 }
             }

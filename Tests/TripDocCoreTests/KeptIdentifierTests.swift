@@ -47,4 +47,20 @@ import TripDocCore
                 DataStoreSaveChangesRequest(inserted: [base.snapshot(base.id("Item", "1"), ["title": .string("Castle")])]))
         }
     }
+
+    @Test func insertsAreNeverUpsertsAndCollideOnlyWithTheSaveInPlace() throws {
+        var (document, _) = try base.documentWithTokyoTrip()
+        let before = document
+        let insert = base.snapshot(base.temp("Trip", "again"), ["name": .string("Tokyo"), "days": .int(1)])
+        #expect(throws: SaveChangesError.uniquenessViolated(base.temp("Trip", "again"), constraint: ["name"], existing: base.id("Trip", "1"))) {
+            try document.applySaveChanges(DataStoreSaveChangesRequest(inserted: [insert]), keepingInsertedIdentifiers: true)
+        }
+        #expect(document == before)
+        // Renamed in the same save, the old name is free for the insert.
+        var renamed = try #require(document.snapshots.first { $0.persistentIdentifier == base.id("Trip", "1") })
+        renamed.values["name"] = .string("Kyoto")
+        try document.applySaveChanges(
+            DataStoreSaveChangesRequest(inserted: [insert], updated: [renamed]), keepingInsertedIdentifiers: true)
+        #expect(Set(document.snapshots(of: "Trip").compactMap { $0["name"] }) == [.string("Tokyo"), .string("Kyoto")])
+    }
 }

@@ -267,3 +267,22 @@ extension SnapshotValue {
         return nil
     }
 }
+
+extension DocumentPatchTests {
+    @Test func aValueTheirsMovedAwayFromIsFreeForAnObjectTheyAdd() throws {
+        let base = SampleTrips.document(trips: 5)
+        var theirs = base
+        var trip = base.snapshots(of: "Trip")[0]
+        let name = try #require(trip.values["name"])
+        trip.values["name"] = .string("Renamed")
+        let copy = DefaultSnapshot(
+            persistentIdentifier: .temporary(entityName: "Trip"),
+            values: trip.values.filter { $0.key != "bucketList" && $0.key != "livingAccommodation" }.merging(["name": name]) { _, new in new })
+        try theirs.applySaveChanges(DataStoreSaveChangesRequest(updated: [trip]))
+        try theirs.applySaveChanges(DataStoreSaveChangesRequest(inserted: [copy]))
+        #expect(theirs.snapshots(of: "Trip").count == 6)
+        let merge = try DocumentMerge(base: base, ours: base, theirs: theirs, paths: ("base", "ours", "theirs"))
+        #expect(merge.conflicts == [])
+        #expect(try diff(#require(merge.document), theirs).isIdentical)
+    }
+}

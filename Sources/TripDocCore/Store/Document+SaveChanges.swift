@@ -17,8 +17,9 @@ extension Document {
     ///   - keepingInsertedIdentifiers: An inserted snapshot whose identifier is a permanent one of
     ///     this store that the document does not hold keeps it (the entity's key sequence moves
     ///     past it), instead of getting a new one; one the document holds gets a new key, with
-    ///     references to it rewritten, instead of being refused. What applying a patch of the same
-    ///     store and merging two lines of work need; a context's inserts are temporary and unaffected.
+    ///     references to it rewritten, instead of being refused. Inserts are then never upserts:
+    ///     one with the values of another model on a uniqueness constraint, as the whole save
+    ///     leaves them, is refused. What applying a patch and merging two lines of work need.
     /// - Returns: The store identifier, the temporary → permanent identifier map and the
     ///   snapshots the context should re-register (upserted models).
     /// - Throws: ``SaveChangesError``; the document is unchanged.
@@ -125,7 +126,10 @@ private struct SaveChangesWorkspace {
             {
                 throw SaveChangesError.duplicateIdentifier(original)
             }
-            if let existing = try existingMatch(for: snapshot, entity: entity) {
+            // A patch's or merge's inserts are new objects, never upserts: their uniqueness is
+            // checked once the whole save is in place (an update in the same save may move an
+            // object's values out of their way).
+            if !keepsInsertedIdentifiers, let existing = try existingMatch(for: snapshot, entity: entity) {
                 remapped[original] = existing
                 upserted.insert(existing)
                 pendingInserts.append((existing, snapshot))
@@ -134,7 +138,7 @@ private struct SaveChangesWorkspace {
             let permanent = kept.contains(original) ? original : try mintIdentifier(for: entity.name)
             remapped[original] = permanent
             pendingInserts.append((permanent, snapshot))
-            registerUniqueKeys(of: snapshot, as: permanent, entity: entity)
+            if !keepsInsertedIdentifiers { registerUniqueKeys(of: snapshot, as: permanent, entity: entity) }
         }
         var reregister: [PersistentIdentifier: DefaultSnapshot] = [:]
         var saved: [(PersistentIdentifier, previous: DefaultSnapshot?)] = []
@@ -180,6 +184,10 @@ private struct SaveChangesWorkspace {
                 throw SaveChangesError.unknownIdentifier(identifier, operation: "delete")
             }
             try delete(identifier, alsoDeleting: requested, deleted: &deleted)
+        }
+
+        if keepsInsertedIdentifiers {
+            try checkUniquenessOfInserts(Set(pendingInserts.map(\.0)).subtracting(deleted), reported: remapped)
         }
 
         let originals = Dictionary(
@@ -435,6 +443,27 @@ private struct SaveChangesWorkspace {
                 throw SaveChangesError.uniquenessViolated(snapshot.persistentIdentifier, constraint: constraint, existing: existing)
             }
             uniqueIndexes[entity.name]![constraint]![key] = snapshot.persistentIdentifier
+        }
+    }
+
+    /// Throws if a model among `inserted` has the values of another model of its entity on a
+    /// uniqueness constraint, as the save leaves them; the error names the insert as the request
+    /// did (`reported` maps request identifiers to the ones given).
+    func checkUniquenessOfInserts(
+        _ inserted: Set<PersistentIdentifier>, reported: [PersistentIdentifier: PersistentIdentifier]
+    ) throws {
+        let requestNames = Dictionary(reported.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
+        for entityName in Set(inserted.map(\.entityName)).sorted() {
+            guard let entity = entities[entityName], !entity.effectiveUniquenessConstraints.isEmpty else { continue }
+            for constraint in entity.effectiveUniquenessConstraints {
+                var seen: [[SnapshotValue]: PersistentIdentifier] = [:]
+                for (identifier, snapshot) in byIdentifier where identifier.entityName == entityName {
+                    guard let key = Self.uniqueKey(of: snapshot, constraint: constraint) else { continue }
+                    guard let other = seen.updateValue(identifier, forKey: key) else { continue }
+                    let (new, existing) = inserted.contains(identifier) ? (identifier, other) : (other, identifier)
+                    throw SaveChangesError.uniquenessViolated(requestNames[new] ?? new, constraint: constraint, existing: existing)
+                }
+            }
         }
     }
 
