@@ -14,7 +14,10 @@ import TripDoc
 public struct DocumentMerge {
     /// A side of the merge.
     public enum Side: String, Sendable, CaseIterable {
-        case ours, theirs
+        /// The line of work being merged into (git's `%A`).
+        case ours
+        /// The line of work merged in (git's `%B`).
+        case theirs
     }
 
     /// The conflicts, in entity order (empty when the two lines combine).

@@ -17,7 +17,12 @@ public struct PatchConflict: Hashable, Sendable, CustomStringConvertible {
 
     /// What the patch does to the object.
     public enum Operation: String, Hashable, Sendable {
-        case add, remove, change
+        /// The patch adds the object.
+        case add
+        /// The patch removes the object.
+        case remove
+        /// The patch changes a property of the object.
+        case change
     }
 
     /// The object, as the document names it (for an add, as the patch does).
