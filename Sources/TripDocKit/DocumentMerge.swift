@@ -83,10 +83,73 @@ public struct DocumentMerge {
         var merged = keepConflicts == .theirs ? try readTheirs() : ours
         let patch = keepConflicts == .theirs ? oursPatch : theirsPatch
         let excluded = Set(conflicts.flatMap { keepConflicts == .theirs ? $0.oursItems : $0.theirsItems })
-        applied = try patch.apply(
+        let transactionsBefore = merged.history.transactions.count
+        let outcome = try patch.apply(
             to: &merged, path: keepConflicts == .theirs ? paths.theirs : paths.ours, reverse: false, partial: false,
             author: author, timestamp: timestamp, merging: DocumentPatch.MergeRules(excluded: excluded))
+        applied = outcome
+        Self.keepHistory(
+            of: keepConflicts == .theirs ? ours.history : theirs.history, since: base, in: &merged,
+            before: transactionsBefore, added: patch, newIdentifiers: outcome.newIdentifiers)
         document = merged
+    }
+
+    /// Puts the transactions the merged-in side saved since `base` into `merged`'s history,
+    /// after its own and before the merge's transaction (which starts at `before`), numbered on
+    /// from its own. Identifiers follow the objects: an object the merge gave a new key is named
+    /// by it, and one the side added and deleted again (not in the merge) whose key `merged`
+    /// holds or named gets a key of its own past the entity's sequence.
+    static func keepHistory(
+        of side: DocumentHistory, since base: DocumentRecords, in merged: inout Document, before: Int,
+        added patch: DocumentPatch, newIdentifiers: [PersistentIdentifier: PersistentIdentifier]
+    ) {
+        let baseLast = max(base.history.transactions.last?.transactionIdentifier ?? 0, base.history.deletedThrough)
+        let own = side.transactions.filter { $0.transactionIdentifier > baseLast }
+        guard !own.isEmpty else { return }
+        // What the base and the merged document name, to tell the side's passing objects apart.
+        var inBase: Set<PersistentIdentifier> = []
+        for transaction in base.history.transactions { for change in transaction.changes { inBase.insert(change.changedPersistentIdentifier) } }
+        for entity in base.schema.entities {
+            for record in base.records(of: entity.name) { inBase.insert(record.persistentIdentifier) }
+        }
+        var named = Set(merged.snapshots.map(\.persistentIdentifier))
+        for transaction in merged.history.transactions { for change in transaction.changes { named.insert(change.changedPersistentIdentifier) } }
+        var addedByPatch: Set<PersistentIdentifier> = []
+        for (entity, changes) in patch.entities {
+            for object in changes.added {
+                addedByPatch.insert(
+                    PersistentIdentifier(storeIdentifier: patch.b.storeIdentifier, entityName: entity, primaryKey: object.key))
+            }
+        }
+        var renamed = newIdentifiers
+        func identifier(_ id: PersistentIdentifier) -> PersistentIdentifier {
+            if let known = renamed[id] { return known }
+            guard !addedByPatch.contains(id), !inBase.contains(id), named.contains(id) else { return id }
+            var next = merged.header.nextPrimaryKeys[id.entityName] ?? 1
+            var fresh = merged.identifier(entityName: id.entityName, primaryKey: String(next))
+            while named.contains(fresh) {
+                next += 1
+                fresh = merged.identifier(entityName: id.entityName, primaryKey: String(next))
+            }
+            merged.header.nextPrimaryKeys[id.entityName] = next + 1
+            named.insert(fresh)
+            renamed[id] = fresh
+            return fresh
+        }
+        var transactions = Array(merged.history.transactions[..<before])
+        var nextIdentifier = max(transactions.last?.transactionIdentifier ?? 0, merged.history.deletedThrough) + 1
+        for var transaction in own {
+            transaction.transactionIdentifier = nextIdentifier
+            nextIdentifier += 1
+            transaction.changes = transaction.changes.map { $0.remapped(identifier) }
+            transactions.append(transaction)
+        }
+        for var transaction in merged.history.transactions[before...] {
+            transaction.transactionIdentifier = nextIdentifier
+            nextIdentifier += 1
+            transactions.append(transaction)
+        }
+        merged.history.transactions = transactions
     }
 
     /// The conflicts between base → ours and base → theirs (patches of one store, so keys

@@ -33,6 +33,9 @@ extension DocumentPatch {
         public var removed = 0
         /// Objects updated.
         public var changed = 0
+        /// The added objects the document holds under other identifiers than the patch gives
+        /// them (new keys): the patch's identifier → the document's.
+        public var newIdentifiers: [PersistentIdentifier: PersistentIdentifier] = [:]
     }
 
     /// One change of a patch, named in its A's terms: what a merge leaves out.
@@ -283,7 +286,10 @@ extension DocumentPatch {
         if let first = conflicts.first, !partial { throw PatchError.stale(first) }
         outcome.skipped = conflicts
         do {
-            try document.applySaveChanges(request, timestamp: timestamp, keepingInsertedIdentifiers: true)
+            let result = try document.applySaveChanges(request, timestamp: timestamp, keepingInsertedIdentifiers: true)
+            for (id, sent) in inserted {
+                if let saved = result.remappedIdentifiers[sent], saved != id { outcome.newIdentifiers[id] = saved }
+            }
         } catch let error as SaveChangesError {
             throw PatchError.refused(error)
         }

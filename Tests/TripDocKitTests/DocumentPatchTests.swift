@@ -23,7 +23,7 @@ struct SampleEdits {
         var result = document
         let trips = document.snapshots(of: "Trip").enumerated().filter { owns($0.offset) }.map(\.element)
         guard trips.count >= 2 else { return result }
-        var request = DataStoreSaveChangesRequest<DefaultSnapshot>(editingState: EditingState(author: "test"))
+        var request = DataStoreSaveChangesRequest<DefaultSnapshot>(editingState: EditingState(author: tag))
         var deleted: Set<PersistentIdentifier> = []
         var updated: Set<PersistentIdentifier> = []
         for trip in trips where below(6) == 0 {
@@ -284,5 +284,31 @@ extension DocumentPatchTests {
         let merge = try DocumentMerge(base: base, ours: base, theirs: theirs, paths: ("base", "ours", "theirs"))
         #expect(merge.conflicts == [])
         #expect(try diff(#require(merge.document), theirs).isIdentical)
+    }
+}
+
+extension DocumentPatchTests {
+    @Test func theHistoryOfBothSidesIsKeptWithTheirObjectsUnderTheirNewKeys() throws {
+        var base = SampleTrips.document(trips: 20)
+        var edits = SampleEdits(seed: 12)
+        base = try edits.edit(base, tag: "base")
+        let ours = try edits.edit(base, tag: "ours") { $0 < 10 }
+        let theirs = try edits.edit(base, tag: "theirs") { $0 >= 10 }
+        let merged = try #require(try DocumentMerge(base: base, ours: ours, theirs: theirs, paths: ("base", "ours", "theirs")).document)
+        let transactions = merged.history.transactions
+        #expect(transactions.map(\.author) == ["base", "ours", "theirs", "tripdoc-merge"])
+        #expect(transactions.map(\.transactionIdentifier) == [1, 2, 3, 4])
+        // Theirs' transaction names its inserted trips by the keys they have in the merge.
+        let held = Set(merged.snapshots.map(\.persistentIdentifier))
+        let theirInserts = transactions[2].changes.compactMap { change -> PersistentIdentifier? in
+            if case .insert(let id) = change, id.entityName == "Trip" { return id }
+            return nil
+        }
+        #expect(!theirInserts.isEmpty)
+        for id in theirInserts {
+            let trip = try #require(merged.snapshots.first { $0.persistentIdentifier == id }, "\(id)")
+            #expect(held.contains(id))
+            #expect(trip.values["name"]?.stringValue?.hasPrefix("theirs trip") == true, "\(id)")
+        }
     }
 }

@@ -21,8 +21,9 @@ extension TripDocCommand {
                 "written": BOOL}. OUT is written only when the lines combine, or with \
                 --keep-conflicts: ours keeps ours' side of every conflict (OURS with theirs' other \
                 changes), theirs keeps theirs' (THEIRS with ours' other changes). The result is checked like \
-                any save and recorded as one history transaction by --author after OURS' history \
-                (THEIRS' with --keep-conflicts theirs). OUT is written atomically, in the format --to \
+                any save. Its history is OURS' history, then the transactions THEIRS saved since \
+                BASE (numbered on, naming objects by the keys they have in OUT), then the merge's \
+                own transaction by --author (with --keep-conflicts theirs, the other way round). OUT is written atomically, in the format --to \
                 or its extension selects, else OURS'; it may be OURS only with --force (as a git \
                 merge driver asks: tripdoc merge %O %A %B -o %A --force).
 
