@@ -95,6 +95,9 @@ public struct DocumentDiff {
     /// With `history`: the transactions only A has and only B has (compared by identifier, time,
     /// author and the kinds and entities of their changes); `nil` when history was not compared.
     public var history: (onlyInA: [HistoryTransactionRecord], onlyInB: [HistoryTransactionRecord])?
+    /// Per entity, B's primary key → A's for the matched objects the differences refer to whose
+    /// keys differ (what a ``DocumentPatch`` needs to name B's objects in A's terms).
+    var differingKeys: [String: [String: String]] = [:]
 
     /// Whether the documents have the same content (and history, when compared).
     public var isIdentical: Bool {
@@ -157,6 +160,7 @@ public struct DocumentDiff {
             onlyEntity: entity)
         try comparison.matchAll()
         entities = comparison.entityNames.filter { entity == nil || $0 == entity }.map { comparison.differences(of: $0) }
+        differingKeys = comparison.differingKeys(referencedBy: entities)
         if compareHistory {
             func signature(_ transaction: HistoryTransactionRecord) -> String {
                 "\(transaction.transactionIdentifier)|\(transaction.timestamp.timeIntervalSinceReferenceDate)|"

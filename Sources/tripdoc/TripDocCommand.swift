@@ -17,8 +17,8 @@ struct TripDocCommand: ParsableCommand {
 
             Exit status: 0 on success, 2 on any error (the message on standard error names the \
             file, the place in it and what was expected); diff exits with 1 when the documents differ, \
-            schema diff when the schemas do, and inspect --check when the document has integrity \
-            problems.
+            schema diff when the schemas do, inspect --check when the document has integrity problems, \
+            patch when the patch does not apply and merge when there are conflicts.
 
             Examples:
               tripdoc sample -o trips.json --trips 100
@@ -28,10 +28,13 @@ struct TripDocCommand: ParsableCommand {
               tripdoc diff trips.json copy.plist
               tripdoc schema diff trips.json v2.json
               tripdoc migrate trips.json trips-v2.json --schema v2.json
+              tripdoc diff old.json new.json --patch | tripdoc patch old.json - -o new-copy.json
+              tripdoc merge base.json ours.json theirs.json -o merged.json
             """,
         version: TripDocVersion.string,
         subcommands: [
-            Sample.self, Show.self, Inspect.self, History.self, Convert.self, Diff.self, SchemaCommand.self, Migrate.self,
+            Sample.self, Show.self, Inspect.self, History.self, Convert.self, Diff.self, Patch.self, Merge.self,
+            SchemaCommand.self, Migrate.self,
         ]
     )
 

@@ -16,19 +16,26 @@ extension Document {
     ///   - timestamp: The transaction's time.
     ///   - processIdentifier: The saving process, if known.
     ///   - bundleIdentifier: The saving program, if known.
+    ///   - keepingInsertedIdentifiers: An inserted snapshot whose identifier is a permanent one of
+    ///     this store that the document does not hold keeps it (the entity's key sequence moves
+    ///     past it), instead of getting a new one; one the document holds gets a new key, with
+    ///     references to it rewritten, instead of being refused. Inserts are then never upserts:
+    ///     one with the values of another model on a uniqueness constraint, as the whole save
+    ///     leaves them, is refused. What applying a patch and merging two lines of work need.
     /// - Returns: The store identifier, the temporary → permanent identifier map and the
     ///   snapshots the context should re-register (upserted models).
     /// - Throws: ``SaveChangesError``; the document is unchanged.
     @discardableResult
     public mutating func applySaveChanges(
         _ request: DataStoreSaveChangesRequest<DefaultSnapshot>, timestamp: Date = Date(),
-        processIdentifier: String? = nil, bundleIdentifier: String? = nil
+        processIdentifier: String? = nil, bundleIdentifier: String? = nil, keepingInsertedIdentifiers: Bool = false
     ) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {
         // The history is set aside while the save is worked out, so that appending to it does
         // not copy every transaction the workspace's copy of the document would share.
         var kept = history
         history = DocumentHistory()
         var working = SaveChangesWorkspace(document: self, keysInHistory: kept)
+        working.keepsInsertedIdentifiers = keepingInsertedIdentifiers
         let result: DataStoreSaveChangesResult<DefaultSnapshot>
         do {
             result = try working.apply(request)
@@ -60,6 +67,10 @@ private struct SaveChangesWorkspace {
     var changes: [HistoryChangeRecord] = []
     /// The models the request deletes (as it names them).
     var deleting: Set<PersistentIdentifier> = []
+    /// Whether inserts with free permanent identifiers of this store keep them.
+    var keepsInsertedIdentifiers = false
+    /// Identifiers kept by this save's inserts, which minting must pass over.
+    var kept: Set<PersistentIdentifier> = []
 
     /// The history of the document, consulted only when a sequence is missing (keys named in
     /// history are never handed out again).
@@ -90,23 +101,46 @@ private struct SaveChangesWorkspace {
         var remapped: [PersistentIdentifier: PersistentIdentifier] = [:]
         var upserted: Set<PersistentIdentifier> = []
         var pendingInserts: [(PersistentIdentifier, DefaultSnapshot)] = []
+        if keepsInsertedIdentifiers {
+            // Kept identifiers first, so that the keys minted below pass over all of them.
+            for snapshot in request.inserted {
+                let original = snapshot.persistentIdentifier
+                guard !original.isTemporary, original.storeIdentifier == storeIdentifier, byIdentifier[original] == nil,
+                    entities[original.entityName] != nil, kept.insert(original).inserted
+                else { continue }
+                if let number = PrimaryKeyOrder.canonicalNumber(original.primaryKey), number < Int64.max - 2,
+                    number >= document.header.nextPrimaryKeys[original.entityName] ?? 0
+                {
+                    if document.header.nextPrimaryKeys[original.entityName] == nil {
+                        _ = try mintIdentifier(for: original.entityName)
+                    }
+                    document.header.nextPrimaryKeys[original.entityName] = max(
+                        number + 1, document.header.nextPrimaryKeys[original.entityName] ?? 0)
+                }
+            }
+        }
         for snapshot in request.inserted {
             let original = snapshot.persistentIdentifier
             guard let entity = entities[original.entityName] else { throw SaveChangesError.unknownEntity(original) }
             guard remapped[original] == nil else { throw SaveChangesError.duplicateIdentifier(original) }
-            if !original.isTemporary, original.storeIdentifier == storeIdentifier, byIdentifier[original] != nil {
+            if !keepsInsertedIdentifiers, !original.isTemporary, original.storeIdentifier == storeIdentifier,
+                byIdentifier[original] != nil
+            {
                 throw SaveChangesError.duplicateIdentifier(original)
             }
-            if let existing = try existingMatch(for: snapshot, entity: entity) {
+            // A patch's or merge's inserts are new objects, never upserts: their uniqueness is
+            // checked once the whole save is in place (an update in the same save may move an
+            // object's values out of their way).
+            if !keepsInsertedIdentifiers, let existing = try existingMatch(for: snapshot, entity: entity) {
                 remapped[original] = existing
                 upserted.insert(existing)
                 pendingInserts.append((existing, snapshot))
                 continue
             }
-            let permanent = try mintIdentifier(for: entity.name)
+            let permanent = kept.contains(original) ? original : try mintIdentifier(for: entity.name)
             remapped[original] = permanent
             pendingInserts.append((permanent, snapshot))
-            registerUniqueKeys(of: snapshot, as: permanent, entity: entity)
+            if !keepsInsertedIdentifiers { registerUniqueKeys(of: snapshot, as: permanent, entity: entity) }
         }
         var reregister: [PersistentIdentifier: DefaultSnapshot] = [:]
         var saved: [(PersistentIdentifier, previous: DefaultSnapshot?)] = []
@@ -152,6 +186,10 @@ private struct SaveChangesWorkspace {
                 throw SaveChangesError.unknownIdentifier(identifier, operation: "delete")
             }
             try delete(identifier, alsoDeleting: requested, deleted: &deleted)
+        }
+
+        if keepsInsertedIdentifiers {
+            try checkUniquenessOfInserts(Set(pendingInserts.map(\.0)).subtracting(deleted), reported: remapped)
         }
 
         let originals = Dictionary(
@@ -347,7 +385,7 @@ private struct SaveChangesWorkspace {
             next = max(inUse, inHistory) + 1
         }
         var identifier = PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: entityName, primaryKey: String(next))
-        while byIdentifier[identifier] != nil {
+        while byIdentifier[identifier] != nil || kept.contains(identifier) {
             guard next < limit else { throw SaveChangesError.primaryKeysExhausted(entity: entityName) }
             next += 1
             identifier = PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: entityName, primaryKey: String(next))
@@ -456,6 +494,27 @@ private struct SaveChangesWorkspace {
                 throw SaveChangesError.uniquenessViolated(snapshot.persistentIdentifier, constraint: constraint, existing: existing)
             }
             uniqueIndexes[entity.name]![constraint]![key] = snapshot.persistentIdentifier
+        }
+    }
+
+    /// Throws if a model among `inserted` has the values of another model of its entity on a
+    /// uniqueness constraint, as the save leaves them; the error names the insert as the request
+    /// did (`reported` maps request identifiers to the ones given).
+    func checkUniquenessOfInserts(
+        _ inserted: Set<PersistentIdentifier>, reported: [PersistentIdentifier: PersistentIdentifier]
+    ) throws {
+        let requestNames = Dictionary(reported.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
+        for entityName in Set(inserted.map(\.entityName)).sorted() {
+            guard let entity = entities[entityName], !entity.effectiveUniquenessConstraints.isEmpty else { continue }
+            for constraint in entity.effectiveUniquenessConstraints {
+                var seen: [[SnapshotValue]: PersistentIdentifier] = [:]
+                for (identifier, snapshot) in byIdentifier where identifier.entityName == entityName {
+                    guard let key = Self.uniqueKey(of: snapshot, constraint: constraint) else { continue }
+                    guard let other = seen.updateValue(identifier, forKey: key) else { continue }
+                    let (new, existing) = inserted.contains(identifier) ? (identifier, other) : (other, identifier)
+                    throw SaveChangesError.uniquenessViolated(requestNames[new] ?? new, constraint: constraint, existing: existing)
+                }
+            }
         }
     }
 

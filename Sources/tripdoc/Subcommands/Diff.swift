@@ -34,6 +34,11 @@ extension TripDocCommand {
                 language of show --where) in A or in B: an object added in B that meets it, one \
                 removed from A that met it, one changed that meets it before or after.
 
+                --patch prints, instead of the differences, a patch that tripdoc patch applies to A \
+                to give B (docs/FORMATS.md §10): per entity the objects added, removed (with their \
+                values) and changed (old and new value per property), with both documents' store \
+                identifiers and schema versions; it covers whole documents with the same schema.
+
                 Exit status: 0 when the documents have the same content, 1 when they differ, 2 on \
                 trouble (as diff(1)).
 
@@ -42,6 +47,7 @@ extension TripDocCommand {
                   tripdoc diff old.json new.json --entity Trip --ignore details
                   tripdoc diff a.json b.tripbundle --map map.json --json
                   tripdoc diff old.json new.json --entity Trip --where 'destination == "Tokyo"'
+                  tripdoc diff old.json new.json --patch > change.patch
                 """)
 
         @Argument(help: "The first document ('-' for standard input).")
@@ -75,6 +81,9 @@ extension TripDocCommand {
         @Flag(help: "Also compare history: list the transactions only one side has.")
         var history = false
 
+        @Flag(help: "Print a patch that tripdoc patch applies to A to give B.")
+        var patch = false
+
         @Flag(name: .shortAndLong, help: "Print nothing; only the exit status tells.")
         var quiet = false
 
@@ -86,6 +95,9 @@ extension TripDocCommand {
             }
             if a == "-", b == "-" { throw ValidationError("only one of A and B can be standard input") }
             if condition != nil, entity == nil { throw ValidationError("--where applies to one entity: give --entity") }
+            if patch, json || entity != nil || !ignore.isEmpty || history || quiet {
+                throw ValidationError("--patch covers whole documents: leave out --json, --entity, --ignore, --where, --history and --quiet")
+            }
         }
 
         func run() throws {
@@ -98,7 +110,10 @@ extension TripDocCommand {
                 try diff.restrict(to: condition, entity: entity, a: first, b: second)
             }
             if !quiet {
-                if json {
+                if patch {
+                    let patch = try DocumentPatch(diff, schemaVersionA: first.schema.version, schemaVersionB: second.schema.version)
+                    FileHandle.standardOutput.write(try patch.jsonData())
+                } else if json {
                     FileHandle.standardOutput.write(
                         try diff.jsonData(schemaA: first.schema, schemaB: second.schema))
                 } else {
