@@ -172,39 +172,7 @@ public final class DocumentStore<Configuration: DocumentStoreConfiguration>: Dat
     ///   the start.
     public func fetchHistory(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>) throws -> [DefaultHistoryTransaction] {
         try lock.withLock {
-            let modelTypes = SchemaModelTypes.types(for: schema)
-            let history = try document().history
-            let ownEntities = Set(schema.entities.map(\.name))
-            var transactions = try history.transactions.map { record in
-                var record = record
-                record.changes.removeAll { !ownEntities.contains($0.changedPersistentIdentifier.entityName) }
-                return try DefaultHistoryTransaction(record, storeIdentifier: identifier, modelTypes: modelTypes)
-            }
-            if let predicate = descriptor.predicate {
-                let deletedThrough = history.deletedThrough
-                let (kept, compared) = try DefaultHistoryToken.recordingComparisons {
-                    // The predicate also meets the point history was deleted through, so that the
-                    // token it compares with is seen even when no transaction is left.
-                    if deletedThrough > 0 {
-                        let deletedPoint = DefaultHistoryTransaction(
-                            transactionIdentifier: deletedThrough,
-                            token: DefaultHistoryToken(storeIdentifier: identifier, transactionIdentifier: deletedThrough),
-                            author: nil, timestamp: .distantPast, storeIdentifier: identifier, bundleIdentifier: nil,
-                            processIdentifier: nil, changes: [])
-                        _ = try? predicate.evaluate(deletedPoint)
-                    }
-                    return try transactions.filter { try predicate.evaluate($0) }
-                }
-                if let expired = compared.first(where: {
-                    $0.storeIdentifier == identifier && $0.transactionIdentifier < deletedThrough
-                }) {
-                    throw HistoryError.historyTokenExpired(expired, deletedThrough: deletedThrough)
-                }
-                transactions = kept
-            }
-            if !descriptor.sortBy.isEmpty { transactions.sort(using: descriptor.sortBy) }
-            if let limit = descriptor.fetchLimit { transactions = Array(transactions.prefix(max(limit, 0))) }
-            return transactions
+            try document().history.transactions(descriptor, storeIdentifier: identifier, schema: schema)
         }
     }
 

@@ -39,6 +39,23 @@ public struct DefaultHistoryTransaction: HistoryTransaction {
 
     public var id: DefaultHistoryToken { token }
 
+    /// A transaction made by a store of your own (tripdoc's stores make theirs from the history
+    /// they record; a store on the engine can use `DocumentHistory.transactions(_:storeIdentifier:schema:)`).
+    public init(
+        transactionIdentifier: Int64, token: DefaultHistoryToken, author: String?, timestamp: Date,
+        storeIdentifier: String, bundleIdentifier: String? = nil, processIdentifier: String? = nil,
+        changes: [HistoryChange]
+    ) {
+        self.transactionIdentifier = transactionIdentifier
+        self.token = token
+        self.author = author
+        self.timestamp = timestamp
+        self.storeIdentifier = storeIdentifier
+        self.bundleIdentifier = bundleIdentifier
+        self.processIdentifier = processIdentifier
+        self.changes = changes
+    }
+
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.token == rhs.token }
     public func hash(into hasher: inout Hasher) { hasher.combine(token) }
 }
@@ -91,6 +108,12 @@ public struct HistoryChangeIdentifier: Hashable, Sendable {
     public var token: DefaultHistoryToken
     /// The change's position in the transaction.
     public var index: Int
+
+    /// The change at `index` of the transaction at `token`.
+    public init(token: DefaultHistoryToken, index: Int) {
+        self.token = token
+        self.index = index
+    }
 }
 
 /// An insert (SwiftData's `HistoryInsert`).
@@ -116,6 +139,12 @@ public protocol HistoryDelete<Model>: HistoryChangeProtocol {
 public struct DefaultHistoryInsert<Model: PersistentModel>: HistoryInsert {
     public var changedPersistentIdentifier: PersistentIdentifier
     public var changeIdentifier: HistoryChangeIdentifier
+
+    /// The insert of the model `changedPersistentIdentifier`, the change at `changeIdentifier`.
+    public init(changedPersistentIdentifier: PersistentIdentifier, changeIdentifier: HistoryChangeIdentifier) {
+        self.changedPersistentIdentifier = changedPersistentIdentifier
+        self.changeIdentifier = changeIdentifier
+    }
 }
 
 /// An update of a `Model` (SwiftData's `DefaultHistoryUpdate`).
@@ -123,6 +152,16 @@ public struct DefaultHistoryUpdate<Model: PersistentModel>: HistoryUpdate {
     public var changedPersistentIdentifier: PersistentIdentifier
     public var changeIdentifier: HistoryChangeIdentifier
     public var updatedAttributes: [PartialKeyPath<Model>]
+
+    /// The update of the model `changedPersistentIdentifier` that changed `updatedAttributes`.
+    public init(
+        changedPersistentIdentifier: PersistentIdentifier, changeIdentifier: HistoryChangeIdentifier,
+        updatedAttributes: [PartialKeyPath<Model>]
+    ) {
+        self.changedPersistentIdentifier = changedPersistentIdentifier
+        self.changeIdentifier = changeIdentifier
+        self.updatedAttributes = updatedAttributes
+    }
 }
 
 /// A deletion of a `Model` (SwiftData's `DefaultHistoryDelete`).
@@ -130,12 +169,27 @@ public struct DefaultHistoryDelete<Model: PersistentModel>: HistoryDelete {
     public var changedPersistentIdentifier: PersistentIdentifier
     public var changeIdentifier: HistoryChangeIdentifier
     public var tombstone: HistoryTombstone<Model>
+
+    /// The deletion of the model `changedPersistentIdentifier`, with what it preserved.
+    public init(
+        changedPersistentIdentifier: PersistentIdentifier, changeIdentifier: HistoryChangeIdentifier,
+        tombstone: HistoryTombstone<Model>
+    ) {
+        self.changedPersistentIdentifier = changedPersistentIdentifier
+        self.changeIdentifier = changeIdentifier
+        self.tombstone = tombstone
+    }
 }
 
 /// What remains of a deleted model: its `.preserveValueOnDeletion` attributes, read by key path
 /// (SwiftData's `HistoryTombstone`): `tombstone[\.name]`.
 public struct HistoryTombstone<Model: PersistentModel>: Sequence {
     let values: [String: SnapshotValue]
+
+    /// A tombstone of the preserved attributes' values, by attribute name.
+    public init(values: [String: SnapshotValue]) {
+        self.values = values
+    }
 
     /// The preserved value of the attribute at `keyPath`, or `nil` when it was not preserved.
     public subscript<Value>(_ keyPath: KeyPath<Model, Value>) -> Value? {

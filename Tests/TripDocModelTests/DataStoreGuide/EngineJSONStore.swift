@@ -24,7 +24,7 @@ final class EngineJSONStore: DataStore, RewritesReferencesOnSave {
     let configuration: EngineJSONStoreConfiguration
     let schema: Schema
     let identifier: String
-    private let archive: ArchiveStore
+    let archive: ArchiveStore
 
     init(_ configuration: EngineJSONStoreConfiguration, migrationPlan: (any SchemaMigrationPlan.Type)?) throws {
         self.configuration = configuration
