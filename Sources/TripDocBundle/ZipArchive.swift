@@ -307,6 +307,7 @@ enum ZipArchive {
         {
             throw ZipArchiveError.unsafeName(name)
         }
+        guard NameNormalization.isNFC(name) else { throw ZipArchiveError.unnormalizedName(name) }
     }
 
     private static func message(_ archive: OpaquePointer) -> String {
@@ -324,6 +325,7 @@ enum ZipArchiveError: Error, Equatable, CustomStringConvertible {
     case notAZipArchive(String)
     case damaged(entry: String?, String)
     case unsafeName(String)
+    case unnormalizedName(String)
     case symbolicLink(String)
     case notARegularFile(String)
     case duplicateEntry(String)
@@ -333,7 +335,7 @@ enum ZipArchiveError: Error, Equatable, CustomStringConvertible {
     var entry: String? {
         switch self {
         case .damaged(let entry, _), .limitExceeded(let entry, _, _): entry
-        case .unsafeName(let name), .symbolicLink(let name), .notARegularFile(let name), .duplicateEntry(let name):
+        case .unsafeName(let name), .unnormalizedName(let name), .symbolicLink(let name), .notARegularFile(let name), .duplicateEntry(let name):
             name
         default: nil
         }
@@ -352,6 +354,7 @@ enum ZipArchiveError: Error, Equatable, CustomStringConvertible {
         case .damaged(_, let message): "the archive is damaged: \(message)"
         case .unsafeName(let name):
             "the entry name '\(name)' is refused: absolute paths, '..' and '.' components, backslashes and drive letters could escape a folder"
+        case .unnormalizedName(let name): NameNormalization.problem(with: name, what: "the entry name")
         case .symbolicLink: "the entry is a symbolic link, which a bundle never holds"
         case .notARegularFile: "the entry is not a regular file"
         case .duplicateEntry: "the archive holds two entries with this name"
