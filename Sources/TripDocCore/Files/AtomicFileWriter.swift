@@ -39,15 +39,30 @@ public struct AtomicFileWriter: Sendable {
 
     /// Writes the bytes `produce` hands to its ``Output`` to `path` atomically, so a document
     /// can be written piece by piece without ever being whole in memory. When `produce` throws,
-    /// the temporary file is removed and `path` is left as it was.
+    /// the temporary file is removed and `path` is left as it was. Without `replacing`, a file
+    /// at `path` is never replaced, not even one another program creates while this one writes:
+    /// the write then fails with `EEXIST` and leaves it alone.
     ///
     /// - Throws: ``FileWriteError`` naming the file and the step that failed, or what `produce`
     ///   throws.
-    public func write(to path: String, _ produce: (Output) throws -> Void) throws {
+    public func write(to path: String, replacing: Bool = true, _ produce: (Output) throws -> Void) throws {
+        try prepare(to: path, produce).commit(replacing: replacing)
+    }
+
+    /// Writes what `produce` hands its ``Output`` into a temporary file beside `path`, flushed
+    /// to disk, that replaces `path` only when the returned ``PreparedFile`` is committed: two
+    /// files written together (a document and its remap table) are committed one after the
+    /// other once both are complete, or neither is. A prepared file that is never committed is
+    /// removed.
+    ///
+    /// - Throws: ``FileWriteError`` naming the file and the step that failed, or what `produce`
+    ///   throws (the temporary file is then removed).
+    public func prepare(to path: String, _ produce: (Output) throws -> Void) throws -> PreparedFile {
         let target = Self.resolvingSymbolicLinks(path)
         let folder = (target as NSString).deletingLastPathComponent.isEmpty
             ? "." : (target as NSString).deletingLastPathComponent
         let name = (target as NSString).lastPathComponent
+        Self.removeStaleTemporaryFiles(besides: path)
         let temporary = (folder as NSString).appendingPathComponent(
             ".\(name)\(Self.temporaryMarker)\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
 
@@ -59,10 +74,10 @@ public struct AtomicFileWriter: Sendable {
         let fd = calls.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, originalMode ?? 0o666)
         guard fd >= 0 else { throw FileWriteError(path: path, operation: .createTemporaryFile, code: errno) }
         var closed = false
-        var renamed = false
+        var prepared = false
         defer {
             if !closed { _ = calls.close(fd) }
-            if !renamed { _ = calls.unlink(temporary) }
+            if !prepared { _ = calls.unlink(temporary) }
         }
         try produce(Output(descriptor: fd, path: path, calls: calls))
         if let originalMode, calls.fchmod(fd, originalMode) != 0 {
@@ -71,15 +86,80 @@ public struct AtomicFileWriter: Sendable {
         guard calls.fsync(fd) == 0 else { throw FileWriteError(path: path, operation: .flush, code: errno) }
         closed = true
         guard calls.close(fd) == 0 else { throw FileWriteError(path: path, operation: .close, code: errno) }
-        guard calls.rename(temporary, target) == 0 else {
-            throw FileWriteError(path: path, operation: .rename, code: errno)
+        prepared = true
+        return PreparedFile(path: path, target: target, folder: folder, temporary: temporary, calls: calls)
+    }
+
+    /// A complete temporary file, flushed to disk, waiting to replace its document
+    /// (``AtomicFileWriter/prepare(to:_:)``).
+    public final class PreparedFile {
+        /// The file as the caller named it.
+        public let path: String
+        let target: String
+        let folder: String
+        let temporary: String
+        let calls: any FileSystemCalls
+        private var settled = false
+        /// Whether ``commit(replacing:)`` gave the file a name no file had (so that taking it
+        /// back loses nothing).
+        private var createdNewFile = false
+
+        init(path: String, target: String, folder: String, temporary: String, calls: any FileSystemCalls) {
+            self.path = path
+            self.target = target
+            self.folder = folder
+            self.temporary = temporary
+            self.calls = calls
         }
-        renamed = true
-        let folderDescriptor = calls.open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
-        guard folderDescriptor >= 0 else { throw FileWriteError(path: path, operation: .flushFolder, code: errno) }
-        defer { _ = calls.close(folderDescriptor) }
-        guard calls.fsync(folderDescriptor) == 0 else {
-            throw FileWriteError(path: path, operation: .flushFolder, code: errno)
+
+        deinit { discard() }
+
+        /// Puts the file in place: renamed over the document when `replacing`, otherwise
+        /// linked to its name only if no file has that name (atomically: of two writers, one
+        /// fails with `EEXIST`), then the folder is flushed to disk.
+        ///
+        /// - Throws: ``FileWriteError``; the temporary file is then removed.
+        public func commit(replacing: Bool = true) throws {
+            precondition(!settled, "a prepared file is committed or discarded once")
+            defer { discard() }
+            if replacing {
+                var status = stat()
+                let existed = lstat(target, &status) == 0
+                guard calls.rename(temporary, target) == 0 else {
+                    throw FileWriteError(path: path, operation: .rename, code: errno)
+                }
+                createdNewFile = !existed
+            } else {
+                guard calls.renameWithoutReplacing(temporary, target) == 0 else {
+                    throw FileWriteError(path: path, operation: .rename, code: errno)
+                }
+                createdNewFile = true
+            }
+            settled = true
+            let folderDescriptor = calls.open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
+            guard folderDescriptor >= 0 else { throw FileWriteError(path: path, operation: .flushFolder, code: errno) }
+            defer { _ = calls.close(folderDescriptor) }
+            guard calls.fsync(folderDescriptor) == 0 else {
+                throw FileWriteError(path: path, operation: .flushFolder, code: errno)
+            }
+        }
+
+        /// Takes back a committed file that did not exist before: what a caller does when a
+        /// second file that belongs with this one fails to commit. A file that replaced another
+        /// stays; an uncommitted one is discarded.
+        public func withdraw() {
+            discard()
+            if createdNewFile {
+                _ = calls.unlink(target)
+                createdNewFile = false
+            }
+        }
+
+        /// Removes the temporary file, leaving the document as it was (nothing once committed).
+        public func discard() {
+            guard !settled else { return }
+            settled = true
+            _ = calls.unlink(temporary)
         }
     }
 
@@ -133,15 +213,22 @@ public struct AtomicFileWriter: Sendable {
         }
     }
 
-    /// Removes temporary files a crashed save left beside `path` (`.NAME.tripdoc-tmp-*`). Call it
-    /// only while holding the document's lock, so that no save in progress loses its file.
+    /// Removes temporary files that writers which are no longer running left beside `path`
+    /// (`.NAME.tripdoc-tmp-PID-RANDOM`, whose process `PID` no longer exists): a crashed save or
+    /// a killed conversion. The temporary file of a write in progress, in this process or
+    /// another, is left alone, so this needs no lock; every write calls it first.
     public static func removeStaleTemporaryFiles(besides path: String) {
         let target = resolvingSymbolicLinks(path)
         let folder = (target as NSString).deletingLastPathComponent.isEmpty ? "." : (target as NSString).deletingLastPathComponent
         let prefix = "." + (target as NSString).lastPathComponent + temporaryMarker
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
         for name in names where name.hasPrefix(prefix) {
-            try? FileManager.default.removeItem(atPath: (folder as NSString).appendingPathComponent(name))
+            // A process that exists (kill answers, or refuses for lack of permission) may be
+            // writing it; only a writer that is gone cannot.
+            guard let pid = pid_t(name.dropFirst(prefix.count).prefix(while: { $0 != "-" })), pid > 0,
+                kill(pid, 0) != 0, errno == ESRCH
+            else { continue }
+            _ = unlink((folder as NSString).appendingPathComponent(name))
         }
     }
 
