@@ -66,7 +66,11 @@ extension SnapshotValue: Hashable {
         case .decimal(let v): hasher.combine(v.isNaN ? "NaN" : v.description)
         case .string(let v): hasher.combine(v)
         case .date(let v): hasher.combine(v.timeIntervalSinceReferenceDate.bitPattern)
-        case .data(let v): hasher.combine(v)
+        case .data(let v):
+            // Foundation's own hash of `Data` reads only its first 80 bytes: values that share
+            // them would all collide (a uniqueness check over them went quadratic).
+            hasher.combine(v.count)
+            v.withUnsafeBytes { hasher.combine(bytes: $0) }
         case .uuid(let v): hasher.combine(v)
         case .url(let v): hasher.combine(v.absoluteString)
         case .array(let v): hasher.combine(v)
