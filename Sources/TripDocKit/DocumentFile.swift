@@ -31,9 +31,11 @@ public struct DocumentFile {
 
     /// Reads the document in `data`, which came from `path`, under `limits`.
     public static func read(_ data: Data, path: String, limits: DocumentLimits = .standard) throws -> DocumentFile {
-        let format = try Self.format(of: data, path: path)
-        let document = try format.readDocument(from: data, file: path, limits: limits)
-        return DocumentFile(path: path, format: format, size: data.count, document: document)
+        try DocumentFileReader.reading(data, path: path) {
+            let format = try Self.format(of: data, path: path)
+            let document = try format.readDocument(from: data, file: path, limits: limits)
+            return DocumentFile(path: path, format: format, size: data.count, document: document)
+        }
     }
 
     /// Throws ``TripDocError/unknownEntity(name:path:known:)`` unless `name` is `nil` or an
@@ -59,7 +61,9 @@ public struct DocumentFile {
     public static func readRecords(_ path: String, limits: DocumentLimits = .standard) throws -> DocumentRecords {
         let data = try DocumentFileReader.contents(of: path, limits: limits, mapped: true)
         var collector = DocumentRecordCollector()
-        try format(of: data, path: path).readDocument(from: data, file: path, limits: limits, into: &collector)
+        try DocumentFileReader.reading(data, path: path) {
+            try format(of: data, path: path).readDocument(from: data, file: path, limits: limits, into: &collector)
+        }
         return collector.finish()
     }
 

@@ -1,3 +1,4 @@
+import CMappedFile
 import Foundation
 
 #if canImport(Glibc)
@@ -15,9 +16,10 @@ public enum DocumentFileReader {
     ///
     /// With `mapped`, a regular file is mapped into memory rather than read: its pages are
     /// read as they are used and belong to the system's file cache, so a document far larger
-    /// than memory can be read in one pass. Only for files that are replaced, never rewritten
-    /// in place, while mapped (as tripdoc writes them): a file truncated under the mapping
-    /// stops the process.
+    /// than memory can be read in one pass. A file that shrinks while it is mapped (rewritten in
+    /// place, truncated) does not stop the process: the pages past its new end read as zeros
+    /// (CMappedFile's SIGBUS handler). Read mapped bytes inside ``reading(_:path:_:)``, which
+    /// then reports the change instead of what was read.
     ///
     /// - Throws: ``FileReadError``, or ``DocumentReadError`` for a file over the limit.
     public static func contents(of path: String, limits: DocumentLimits = .standard, mapped: Bool = false) throws -> Data {
@@ -46,13 +48,48 @@ public enum DocumentFileReader {
     private static func mappedContents(of path: String) throws -> Data? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw FileReadError(path: path, reason: String(cString: strerror(errno))) }
-        defer { close(fd) }
+        var kept = false
+        defer { if !kept { close(fd) } }
         var status = stat()
         guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size > 0 else { return nil }
         let size = Int(status.st_size)
         guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), address != MAP_FAILED else { return nil }
+        // The file stays open with the mapping, so that its size can be checked after reading.
+        guard CMappedFile_register(address, size, fd) == 0 else {
+            _ = munmap(address, size)
+            return nil
+        }
+        kept = true
         _ = madvise(address, size, MADV_SEQUENTIAL)
-        return Data(bytesNoCopy: address, count: size, deallocator: .custom { pointer, count in _ = munmap(pointer, count) })
+        return Data(
+            bytesNoCopy: address, count: size,
+            deallocator: .custom { pointer, count in
+                CMappedFile_unregister(pointer)
+                _ = munmap(pointer, count)
+                close(fd)
+            })
+    }
+
+    /// Runs `body`, which reads `data` (bytes from ``contents(of:limits:mapped:)`` of `path`),
+    /// and returns what it returns — unless the file shrank while it was mapped and read: then
+    /// whatever `body` made of the zeros that replaced the lost bytes (a document, or an error)
+    /// is dropped and a ``FileReadError`` says what happened. Bytes that are not a mapping pass
+    /// through unchecked.
+    ///
+    /// - Throws: ``FileReadError`` when the file shrank, otherwise what `body` throws.
+    public static func reading<T>(_ data: Data, path: String, _ body: () throws -> T) throws -> T {
+        func shrank() -> Bool {
+            data.withUnsafeBytes { $0.baseAddress.map { CMappedFile_shrank($0) != 0 } ?? false }
+        }
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            if shrank() { throw FileReadError.shrankWhileRead(path: path) }
+            throw error
+        }
+        if shrank() { throw FileReadError.shrankWhileRead(path: path) }
+        return result
     }
 
     /// Standard input to its end, in chunks, stopping as soon as it passes the document-size limit.
@@ -81,4 +118,13 @@ public struct FileReadError: Error, Hashable, Sendable, CustomStringConvertible 
     }
 
     public var description: String { "cannot read \(path): \(reason)" }
+
+    /// The file at `path` shrank while it was read (rewritten in place or truncated by another
+    /// program).
+    public static func shrankWhileRead(path: String) -> FileReadError {
+        FileReadError(
+            path: path,
+            reason: "the file shrank while it was being read (another program rewrote or truncated it); "
+                + "nothing was written: read it again once it is no longer being changed")
+    }
 }

@@ -46,12 +46,14 @@ extension TripDocCommand {
             // Read piece by piece, keeping only what is shown; a document whose snapshots are
             // out of order is read whole instead.
             let data = try DocumentFileReader.contents(of: file, limits: limits, mapped: true)
-            let format = try DocumentFile.format(of: data, path: file)
+            let format = try DocumentFileReader.reading(data, path: file) { try DocumentFile.format(of: data, path: file) }
             var selection = SnapshotSelection(entityName: entity, limit: limit)
             let document: Document
             let tables: [SnapshotTable]
             do {
-                try format.readDocument(from: data, file: file, limits: limits, into: &selection)
+                try DocumentFileReader.reading(data, path: file) {
+                    try format.readDocument(from: data, file: file, limits: limits, into: &selection)
+                }
                 document = selection.document!
                 tables = SnapshotTable.tables(for: selection)
             } catch is SnapshotSelection.OutOfOrder {
