@@ -123,32 +123,88 @@ public struct OutputDestination {
         if !force, FileManager.default.fileExists(atPath: path) { throw TripDocError.outputExists(path: path) }
     }
 
+    /// Throws unless this destination and `other` (a second output of the same command, such
+    /// as the remap table) are different files, or one of them is standard output and the
+    /// other is not.
+    public func check(distinctFrom other: OutputDestination, as option: String) throws {
+        if path == "-" ? other.path == "-" : (other.path != "-" && Self.sameFile(path, other.path)) {
+            throw TripDocError.outputsCollide(path: path, option: option)
+        }
+    }
+
     /// Writes what `produce` hands its sink, piece by piece: atomically for a file (nothing is
     /// left when `produce` throws), collected and written at the end for standard output.
     public func write(_ produce: (@escaping DocumentByteSink) throws -> Void) throws {
-        if path == "-" {
-            var data = Data()
-            try produce { data.append(contentsOf: $0) }
-            FileHandle.standardOutput.write(data)
-        } else {
-            try AtomicFileWriter().write(to: path) { output in
-                try produce { try output.write($0) }
-            }
-        }
+        try prepare(produce).commit()
     }
 
     /// Writes `data`, atomically for a file.
     public func write(_ data: Data) throws {
+        try prepare(data).commit()
+    }
+
+    /// Makes the output complete without putting it in place yet: a file is written to its
+    /// temporary file, standard output's bytes are kept. ``PreparedOutput/commit()`` puts it in
+    /// place, so that the outputs of one command are all committed once all are complete.
+    public func prepare(_ produce: (@escaping DocumentByteSink) throws -> Void) throws -> PreparedOutput {
         if path == "-" {
-            FileHandle.standardOutput.write(data)
-        } else {
-            try AtomicFileWriter().write(data, to: path)
+            var data = Data()
+            try produce { data.append(contentsOf: $0) }
+            return PreparedOutput(destination: self, standardOutput: data)
         }
+        let file = try AtomicFileWriter().prepare(to: path) { output in
+            try produce { try output.write($0) }
+        }
+        return PreparedOutput(destination: self, file: file)
+    }
+
+    /// As ``prepare(_:)-(_)``, for bytes already made.
+    public func prepare(_ data: Data) throws -> PreparedOutput {
+        try prepare { sink in try data.withUnsafeBytes { try sink($0) } }
     }
 
     private static func sameFile(_ a: String, _ b: String) -> Bool {
         let first = URL(fileURLWithPath: a).resolvingSymlinksInPath().standardizedFileURL.path
         let second = URL(fileURLWithPath: b).resolvingSymlinksInPath().standardizedFileURL.path
         return first == second
+    }
+}
+
+/// An output made complete by ``OutputDestination/prepare(_:)-(_)`` and not yet in place.
+public final class PreparedOutput {
+    /// Where it goes.
+    public let destination: OutputDestination
+    private let file: AtomicFileWriter.PreparedFile?
+    private let standardOutput: Data?
+
+    init(destination: OutputDestination, file: AtomicFileWriter.PreparedFile? = nil, standardOutput: Data? = nil) {
+        self.destination = destination
+        self.file = file
+        self.standardOutput = standardOutput
+    }
+
+    /// Puts the output in place: renames the file over an existing one only with `--force`
+    /// (atomically otherwise: a file another program made meanwhile is never replaced), or
+    /// writes standard output.
+    ///
+    /// - Throws: ``TripDocError/outputExists(path:)``, ``FileWriteError`` or
+    ///   ``StandardOutputError``.
+    public func commit() throws {
+        guard let file else {
+            try StandardOutput.write(standardOutput ?? Data())
+            return
+        }
+        do {
+            try file.commit(replacing: destination.force)
+        } catch let error as FileWriteError where error.operation == .rename && error.code == EEXIST && !destination.force {
+            throw TripDocError.outputExists(path: destination.path)
+        }
+    }
+
+    /// Takes a committed output back where that is possible: a file this command created is
+    /// removed (one it replaced with `--force` stays replaced). Used when a second output of
+    /// the same command fails to commit, so that neither is left.
+    public func withdraw() {
+        file?.withdraw()
     }
 }

@@ -49,6 +49,14 @@ import Testing
         #expect(try tripdoc.contents("trips.json") != before)
     }
 
+    @Test(arguments: ["10000001", "9223372036854775807", "4611686018427387904"])
+    func sampleRefusesATripCountOutOfRange(count: String) throws {
+        let outcome = try tripdoc.run("sample", "-o", "big.json", "--trips", count)
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.hasPrefix("tripdoc: error: --trips must be from 0 to 10000000, not \(count)\n"))
+        #expect(!tripdoc.exists("big.json"))
+    }
+
     @Test func sampleNeedsAFormatItKnows() throws {
         #expect(
             try tripdoc.run("sample", "-o", "trips.csv")

@@ -84,16 +84,15 @@ extension TripDocCommand {
                 ignoring: Set(ignore), history: history)
             if !quiet {
                 if json {
-                    FileHandle.standardOutput.write(
+                    try StandardOutput.write(
                         try diff.jsonData(schemaA: first.schema, schemaB: second.schema))
                 } else {
                     let colour = isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
-                    print(diff.text(colour: colour), terminator: "")
+                    try StandardOutput.write(diff.text(colour: colour))
                 }
             }
             // The documents are left to the process's end: releasing millions of snapshots one by
             // one takes longer than the exit that reclaims their memory at once.
-            fflush(nil)
             withExtendedLifetime((first, second, diff)) { Foundation.exit(diff.isIdentical ? 0 : 1) }
         }
     }

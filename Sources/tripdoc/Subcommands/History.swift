@@ -61,9 +61,9 @@ extension TripDocCommand {
                 author: author, entityNames: entity.map { [$0] }, fetchLimit: limit, newestFirst: newestFirst)
             let report = try HistoryReport(source, query: query)
             if json {
-                FileHandle.standardOutput.write(try report.jsonData())
+                try StandardOutput.write(try report.jsonData())
             } else {
-                print(report.text, terminator: "")
+                try StandardOutput.write(report.text)
             }
         }
     }

@@ -63,9 +63,9 @@ extension TripDocCommand {
             }
             try DocumentFile(path: file, format: format, size: data.count, document: document).checkEntity(entity)
             if json {
-                FileHandle.standardOutput.write(try SnapshotTable.jsonData(for: tables, of: document))
+                try StandardOutput.write(try SnapshotTable.jsonData(for: tables, of: document))
             } else {
-                print(tables.map(\.text).joined(separator: "\n"), terminator: "")
+                try StandardOutput.write(tables.map(\.text).joined(separator: "\n"))
             }
         }
     }
