@@ -117,10 +117,36 @@ public struct OutputDestination {
 
     /// Throws unless the destination may be written: it must not exist (without `force`) and
     /// must not be `input`.
+    /// What is at the path may only be a regular file, or a link to one: a dangling link (which
+    /// would have a file created wherever it points), a loop of links, a folder, a FIFO or a
+    /// device are refused, even with `force`.
     public func check(notSameAs input: String? = nil) throws {
         guard path != "-" else { return }
         if let input, input != "-", Self.sameFile(input, path) { throw TripDocError.outputIsInput(path: path) }
-        if !force, FileManager.default.fileExists(atPath: path) { throw TripDocError.outputExists(path: path) }
+        var link = stat()
+        guard lstat(path, &link) == 0 else { return }  // nothing there: a new file
+        var status = stat()
+        if stat(path, &status) != 0 {
+            if errno == ELOOP {
+                throw TripDocError.unsafeOutput(path: path, reason: "it is a loop of symbolic links")
+            }
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
+            throw TripDocError.unsafeOutput(
+                path: path,
+                reason: "it is a symbolic link to \(target), which does not exist (tripdoc does not create a file through a link)")
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            let kind =
+                switch status.st_mode & S_IFMT {
+                case S_IFDIR: "a folder"
+                case S_IFIFO: "a FIFO"
+                case S_IFCHR, S_IFBLK: "a device"
+                case S_IFSOCK: "a socket"
+                default: "not a regular file"
+                }
+            throw TripDocError.unsafeOutput(path: path, reason: "it is \(kind), which tripdoc never replaces")
+        }
+        if !force { throw TripDocError.outputExists(path: path) }
     }
 
     /// Throws unless this destination and `other` (a second output of the same command, such

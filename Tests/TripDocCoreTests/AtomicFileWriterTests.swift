@@ -259,3 +259,18 @@ final class WritebackRecordingCalls: FileSystemCalls, @unchecked Sendable {
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == [live])
     }
 }
+
+/// What the atomic writer does with links it cannot follow to a file.
+@Suite struct AtomicFileWriterLinkTests {
+    @Test func aLoopOfLinksIsRefusedNotReplaced() throws {
+        let scratch = try ScratchFolder("links")
+        let first = scratch.file("a.json").path
+        try FileManager.default.createSymbolicLink(atPath: first, withDestinationPath: "b.json")
+        try FileManager.default.createSymbolicLink(atPath: scratch.file("b.json").path, withDestinationPath: "a.json")
+        #expect(throws: FileWriteError(path: first, operation: .createTemporaryFile, code: ELOOP)) {
+            try AtomicFileWriter().write(Data("x".utf8), to: first)
+        }
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: first) == "b.json")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted() == ["a.json", "b.json"])
+    }
+}

@@ -98,3 +98,32 @@ import TripDocTestSupport
         #expect(!FileManager.default.fileExists(atPath: stale))
     }
 }
+
+/// The lock file beside a document is opened only as a regular file of its own: a symbolic
+/// link planted as `NAME.lock` is neither followed (which would create a file wherever it
+/// points) nor replaced, and the store says what to remove.
+@Suite struct LockFileTests {
+    @Test func aLockFileThatIsASymbolicLinkIsRefused() throws {
+        let scratch = try ScratchFolder("lock")
+        let path = scratch.file("store.json").path
+        let planted = scratch.file("planted").path
+        try FileManager.default.createSymbolicLink(atPath: path + ".lock", withDestinationPath: planted)
+        let error = try #require(throws: FileWriteError.self) {
+            _ = try ArchiveStore(path: path, format: JSONFormat(), schema: EdgeCaseDocuments.schema)
+        }
+        #expect(
+            error.description
+                == "could not save: the lock file \(path).lock is a symbolic link, which tripdoc never opens as its lock; remove it (the document was left as it was)")
+        #expect(!FileManager.default.fileExists(atPath: planted))
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test func aLockFileThatIsAFIFOIsRefusedWithoutBlocking() throws {
+        let scratch = try ScratchFolder("lock")
+        let path = scratch.file("store.json").path
+        #expect(mkfifo(path + ".lock", 0o644) == 0)
+        #expect(throws: FileWriteError(path: path + ".lock", operation: .lock, code: EINVAL)) {
+            _ = try ArchiveStore(path: path, format: JSONFormat(), schema: EdgeCaseDocuments.schema)
+        }
+    }
+}

@@ -57,14 +57,51 @@ import Testing
         #expect(try files() == before)
     }
 
-    @Test func aRemapTableThatFailsToTakeItsPlaceTakesTheNewDocumentBack() throws {
-        // A folder where the table should go: its temporary file is written, the rename fails.
-        try FileManager.default.createDirectory(at: tripdoc.folder.appendingPathComponent("map.json"), withIntermediateDirectories: false)
+    /// What an output path may name: a regular file (with `--force`), a link to one, or
+    /// nothing; everything else is refused with and without `--force`, and left as it was.
+    @Test(arguments: ["dangling", "loop", "fifo", "folder"], [false, true])
+    func anOutputThatIsNotAFileOrALinkToOneIsRefused(kind: String, force: Bool) throws {
+        let path = tripdoc.path("out.json")
+        let expected: String
+        switch kind {
+        case "dangling":
+            try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: tripdoc.path("elsewhere/planted.json"))
+            expected = "it is a symbolic link to \(tripdoc.path("elsewhere/planted.json")), which does not exist (tripdoc does not create a file through a link)"
+        case "loop":
+            try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: "loop.json")
+            try FileManager.default.createSymbolicLink(atPath: tripdoc.path("loop.json"), withDestinationPath: "out.json")
+            expected = "it is a loop of symbolic links"
+        case "fifo":
+            #expect(mkfifo(path, 0o644) == 0)
+            expected = "it is a FIFO, which tripdoc never replaces"
+        default:
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+            expected = "it is a folder, which tripdoc never replaces"
+        }
         let before = try files()
-        let outcome = try tripdoc.run("convert", "trips.json", "out.json", "--remap-table", "map.json", "--force")
-        #expect(outcome.status == 2)
-        #expect(outcome.stderr.hasPrefix("tripdoc: error: could not save map.json: renaming the temporary file over the document failed"))
+        for arguments in [["convert", "trips.json", "out.json"], ["sample", "-o", "out.json"], ["convert", "trips.json", "copy.json", "--remap-table", "out.json"]] {
+            let outcome = try tripdoc.run(arguments + (force ? ["--force"] : []))
+            #expect(outcome == .init(status: 2, stdout: "", stderr: "tripdoc: error: cannot write out.json: \(expected); remove it or write elsewhere\n"), "\(arguments)")
+        }
         #expect(try files() == before)
+        #expect(!FileManager.default.fileExists(atPath: tripdoc.path("elsewhere")))
+    }
+
+    @Test func aLinkToAFileIsFollowedWithForce() throws {
+        try FileManager.default.createSymbolicLink(atPath: tripdoc.path("link.json"), withDestinationPath: "story.json")
+        #expect(try tripdoc.run("convert", "trips.json", "link.json").status == 2)
+        #expect(try tripdoc.run("convert", "trips.json", "link.json", "--force").status == 0)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: tripdoc.path("link.json")) == "story.json")
+        #expect(try tripdoc.run("diff", "trips.json", "story.json").status == 0)
+    }
+
+    @Test(.enabled(if: geteuid() == 0, "only root can give a file to another owner"))
+    func forceKeepsTheOwnerAndGroup() throws {
+        #expect(chown(tripdoc.path("story.json"), 1234, 4321) == 0)
+        #expect(try tripdoc.run("convert", "trips.json", "story.json", "--force").status == 0)
+        var status = stat()
+        #expect(stat(tripdoc.path("story.json"), &status) == 0)
+        #expect(status.st_uid == 1234 && status.st_gid == 4321)
     }
 
     @Test func twoConversionsToOneNewOutputNeverBothSucceed() throws {

@@ -13,9 +13,10 @@ import Foundation
 ///
 /// The protocol: write a temporary file in the same folder (asking the system to start writing
 /// each megabyte to disk as it comes), `fsync` it, give it the original's
-/// permissions, `rename` it over the original, `fsync` the folder. A symbolic link is followed,
-/// so the link stays a link and its target gets the new contents. The file is never truncated
-/// in place.
+/// permissions (and its owner and group where the process may set them), `rename` it over the
+/// original, `fsync` the folder. A symbolic link is followed, so the link stays a link and its
+/// target gets the new contents; a loop of links is refused (`ELOOP`) rather than replaced. The
+/// file is never truncated in place.
 public struct AtomicFileWriter: Sendable {
     /// The system calls used; tests substitute failing ones.
     public var calls: any FileSystemCalls
@@ -59,6 +60,11 @@ public struct AtomicFileWriter: Sendable {
     ///   throws (the temporary file is then removed).
     public func prepare(to path: String, _ produce: (Output) throws -> Void) throws -> PreparedFile {
         let target = Self.resolvingSymbolicLinks(path)
+        var linkStatus = stat()
+        if lstat(target, &linkStatus) == 0, linkStatus.st_mode & S_IFMT == S_IFLNK {
+            // Still a link after 40 of them: a loop, which a rename would replace.
+            throw FileWriteError(path: path, operation: .createTemporaryFile, code: ELOOP)
+        }
         let folder = (target as NSString).deletingLastPathComponent.isEmpty
             ? "." : (target as NSString).deletingLastPathComponent
         let name = (target as NSString).lastPathComponent
@@ -67,7 +73,8 @@ public struct AtomicFileWriter: Sendable {
             ".\(name)\(Self.temporaryMarker)\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
 
         var status = stat()
-        let originalMode: mode_t? = stat(target, &status) == 0 ? status.st_mode & 0o7777 : nil
+        let original = stat(target, &status) == 0 ? status : nil
+        let originalMode: mode_t? = original.map { $0.st_mode & 0o7777 }
 
         // Created with the final permissions, so a private document is never readable by others,
         // not even while its temporary copy is written.
@@ -78,6 +85,11 @@ public struct AtomicFileWriter: Sendable {
         defer {
             if !closed { _ = calls.close(fd) }
             if !prepared { _ = calls.unlink(temporary) }
+        }
+        // The original's owner and group too, where the process may give them (root, or a group
+        // it belongs to); otherwise the new file is the writer's, as any new file would be.
+        if let original, original.st_uid != geteuid() || original.st_gid != getegid() {
+            _ = fchown(fd, original.st_uid, original.st_gid)
         }
         try produce(Output(descriptor: fd, path: path, calls: calls))
         if let originalMode, calls.fchmod(fd, originalMode) != 0 {
@@ -280,6 +292,11 @@ public struct FileWriteError: Error, Hashable, Sendable, CustomStringConvertible
     }
 
     public var description: String {
+        if operation == .lock, code == ELOOP || code == EINVAL {
+            return "could not save: the lock file \(path) is "
+                + (code == ELOOP ? "a symbolic link" : "not a regular file")
+                + ", which tripdoc never opens as its lock; remove it (the document was left as it was)"
+        }
         let reason = String(cString: strerror(code))
         let outcome =
             operation.leavesOriginalIntact
