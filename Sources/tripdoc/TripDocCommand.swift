@@ -37,6 +37,7 @@ struct TripDocCommand: ParsableCommand {
     /// tool quietly, as it ends `cat`: by `SIGPIPE`, once the output is known to be lost.
     static func main() {
         StandardOutput.ignoreBrokenPipeSignal()
+        AtomicFileWriter.removeTemporaryFilesOnInterruption()
         var status: Int32 = 0
         do {
             var command = try parseAsRoot()

@@ -156,3 +156,50 @@ import Testing
         }
     }
 }
+
+/// An interrupted conversion leaves no hidden temporary file: SIGINT, SIGTERM and SIGHUP remove
+/// it before ending the process as they would have, and the next write beside it removes the
+/// one a SIGKILL left.
+@Suite struct InterruptedConversionTests {
+    let tripdoc: TripDocRunner
+
+    init() throws { tripdoc = try TripDocRunner() }
+
+    func temporaryFiles() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: tripdoc.folder.path).filter { $0.contains(".tripdoc-tmp-") }
+    }
+
+    /// Starts converting a large document and sends `signal` once its temporary file exists.
+    func interruptedConversion(by signal: Int32) throws -> Process {
+        #expect(try tripdoc.run("sample", "-o", "big.json", "--trips", "30000").status == 0)
+        let process = Process()
+        process.executableURL = tripdoc.program
+        process.arguments = ["convert", "big.json", "out.plist"]
+        process.currentDirectoryURL = tripdoc.folder
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(20)
+        while try temporaryFiles().isEmpty, process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        Thread.sleep(forTimeInterval: 0.1)
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        return process
+    }
+
+    @Test(arguments: [SIGINT, SIGTERM, SIGHUP])
+    func aCatchableSignalRemovesTheTemporaryFile(signal: Int32) throws {
+        let process = try interruptedConversion(by: signal)
+        #expect(process.terminationReason == .uncaughtSignal)
+        #expect(process.terminationStatus == signal)
+        #expect(try temporaryFiles() == [])
+        #expect(!tripdoc.exists("out.plist"))
+    }
+
+    @Test func theNextWriteRemovesWhatAKilledConversionLeft() throws {
+        let process = try interruptedConversion(by: SIGKILL)
+        #expect(process.terminationStatus == SIGKILL)
+        #expect(try temporaryFiles().count == 1)
+        #expect(try tripdoc.run("convert", "trips.json", "out.plist").status == 0)
+        #expect(try temporaryFiles() == [])
+    }
+}

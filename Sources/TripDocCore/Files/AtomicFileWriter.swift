@@ -1,3 +1,4 @@
+import CInterruptCleanup
 import Foundation
 
 #if canImport(Glibc)
@@ -80,11 +81,17 @@ public struct AtomicFileWriter: Sendable {
         // not even while its temporary copy is written.
         let fd = calls.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, originalMode ?? 0o666)
         guard fd >= 0 else { throw FileWriteError(path: path, operation: .createTemporaryFile, code: errno) }
+        // Removed if the process is interrupted before the file is in place (in programs that
+        // call ``removeTemporaryFilesOnInterruption()``).
+        let interruptionSlot = CInterruptCleanup_remember(temporary)
         var closed = false
         var prepared = false
         defer {
             if !closed { _ = calls.close(fd) }
-            if !prepared { _ = calls.unlink(temporary) }
+            if !prepared {
+                _ = calls.unlink(temporary)
+                CInterruptCleanup_forget(interruptionSlot)
+            }
         }
         // The original's owner and group too, where the process may give them (root, or a group
         // it belongs to); otherwise the new file is the writer's, as any new file would be.
@@ -99,7 +106,17 @@ public struct AtomicFileWriter: Sendable {
         closed = true
         guard calls.close(fd) == 0 else { throw FileWriteError(path: path, operation: .close, code: errno) }
         prepared = true
-        return PreparedFile(path: path, target: target, folder: folder, temporary: temporary, calls: calls)
+        return PreparedFile(
+            path: path, target: target, folder: folder, temporary: temporary, calls: calls, interruptionSlot: interruptionSlot)
+    }
+
+    /// Makes SIGINT, SIGTERM and SIGHUP remove the temporary files of the writes in progress
+    /// before they end the process as they otherwise would (signals the process ignores stay
+    /// ignored). For programs, such as the `tripdoc` tool, to call once at start; a process that
+    /// is killed (SIGKILL) leaves its temporary file, which the next write beside it removes
+    /// (``removeStaleTemporaryFiles(besides:)``).
+    public static func removeTemporaryFilesOnInterruption() {
+        CInterruptCleanup_install()
     }
 
     /// A complete temporary file, flushed to disk, waiting to replace its document
@@ -111,12 +128,17 @@ public struct AtomicFileWriter: Sendable {
         let folder: String
         let temporary: String
         let calls: any FileSystemCalls
+        let interruptionSlot: Int32
         private var settled = false
         /// Whether ``commit(replacing:)`` gave the file a name no file had (so that taking it
         /// back loses nothing).
         private var createdNewFile = false
 
-        init(path: String, target: String, folder: String, temporary: String, calls: any FileSystemCalls) {
+        init(
+            path: String, target: String, folder: String, temporary: String, calls: any FileSystemCalls,
+            interruptionSlot: Int32
+        ) {
+            self.interruptionSlot = interruptionSlot
             self.path = path
             self.target = target
             self.folder = folder
@@ -148,6 +170,7 @@ public struct AtomicFileWriter: Sendable {
                 createdNewFile = true
             }
             settled = true
+            CInterruptCleanup_forget(interruptionSlot)
             let folderDescriptor = calls.open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
             guard folderDescriptor >= 0 else { throw FileWriteError(path: path, operation: .flushFolder, code: errno) }
             defer { _ = calls.close(folderDescriptor) }
@@ -172,6 +195,7 @@ public struct AtomicFileWriter: Sendable {
             guard !settled else { return }
             settled = true
             _ = calls.unlink(temporary)
+            CInterruptCleanup_forget(interruptionSlot)
         }
     }
 
