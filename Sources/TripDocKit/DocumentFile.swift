@@ -117,9 +117,10 @@ public struct OutputDestination {
 
     /// Throws unless the destination may be written: it must not exist (without `force`) and
     /// must not be `input`.
-    /// What is at the path may only be a regular file, or a link to one: a dangling link (which
-    /// would have a file created wherever it points), a loop of links, a folder, a FIFO or a
-    /// device are refused, even with `force`.
+    /// What is at the path may only be a regular file, a link to one, or a stream (a FIFO, a
+    /// device such as `/dev/stdout` or `/dev/null`, a socket), which is written into, never
+    /// replaced, and needs no `force`: a dangling link (which would have a file created
+    /// wherever it points), a loop of links and a folder are refused, even with `force`.
     public func check(notSameAs input: String? = nil) throws {
         guard path != "-" else { return }
         if let input, input != "-", Self.sameFile(input, path) { throw TripDocError.outputIsInput(path: path) }
@@ -135,15 +136,9 @@ public struct OutputDestination {
                 path: path,
                 reason: "it is a symbolic link to \(target), which does not exist (tripdoc does not create a file through a link)")
         }
+        if Self.isStream(status) { return }
         guard status.st_mode & S_IFMT == S_IFREG else {
-            let kind =
-                switch status.st_mode & S_IFMT {
-                case S_IFDIR: "a folder"
-                case S_IFIFO: "a FIFO"
-                case S_IFCHR, S_IFBLK: "a device"
-                case S_IFSOCK: "a socket"
-                default: "not a regular file"
-                }
+            let kind = status.st_mode & S_IFMT == S_IFDIR ? "a folder" : "not a regular file"
             throw TripDocError.unsafeOutput(path: path, reason: "it is \(kind), which tripdoc never replaces")
         }
         if !force { throw TripDocError.outputExists(path: path) }
@@ -173,7 +168,7 @@ public struct OutputDestination {
     /// temporary file, standard output's bytes are kept. ``PreparedOutput/commit()`` puts it in
     /// place, so that the outputs of one command are all committed once all are complete.
     public func prepare(_ produce: (@escaping DocumentByteSink) throws -> Void) throws -> PreparedOutput {
-        if path == "-" {
+        if path == "-" || isStream {
             var data = Data()
             try produce { data.append(contentsOf: $0) }
             return PreparedOutput(destination: self, standardOutput: data)
@@ -187,6 +182,18 @@ public struct OutputDestination {
     /// As ``prepare(_:)-(_)``, for bytes already made.
     public func prepare(_ data: Data) throws -> PreparedOutput {
         try prepare { sink in try data.withUnsafeBytes { try sink($0) } }
+    }
+
+    /// Whether `status` is that of something written as a stream: a FIFO, a character device,
+    /// a socket.
+    static func isStream(_ status: stat) -> Bool {
+        [S_IFIFO, S_IFCHR, S_IFSOCK].contains(status.st_mode & S_IFMT)
+    }
+
+    /// Whether the path names a stream (``isStream(_:)``), following links.
+    var isStream: Bool {
+        var status = stat()
+        return path != "-" && stat(path, &status) == 0 && Self.isStream(status)
     }
 
     private static func sameFile(_ a: String, _ b: String) -> Bool {
@@ -211,13 +218,17 @@ public final class PreparedOutput {
 
     /// Puts the output in place: renames the file over an existing one only with `--force`
     /// (atomically otherwise: a file another program made meanwhile is never replaced), or
-    /// writes standard output.
+    /// writes standard output or the stream (FIFO, device) the path names.
     ///
     /// - Throws: ``TripDocError/outputExists(path:)``, ``FileWriteError`` or
     ///   ``StandardOutputError``.
     public func commit() throws {
         guard let file else {
-            try StandardOutput.write(standardOutput ?? Data())
+            if destination.path == "-" {
+                try StandardOutput.write(standardOutput ?? Data())
+            } else {
+                try StandardOutput.write(standardOutput ?? Data(), intoStream: destination.path)
+            }
             return
         }
         do {

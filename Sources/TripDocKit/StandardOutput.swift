@@ -40,6 +40,27 @@ public enum StandardOutput {
         }
     }
 
+    /// Writes `data` into the stream at `path` (a FIFO, a device such as `/dev/stdout`), opened
+    /// for writing without being created or truncated.
+    ///
+    /// - Throws: ``StandardOutputError`` naming the path.
+    public static func write(_ data: Data, intoStream path: String) throws {
+        let fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC)
+        guard fd >= 0 else { throw StandardOutputError(code: errno, path: path) }
+        defer { close(fd) }
+        try data.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = systemWrite(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw StandardOutputError(code: errno, path: path)
+                }
+                offset += written
+            }
+        }
+    }
+
     /// Writes `text` to standard output, unbuffered.
     ///
     /// - Throws: ``StandardOutputError``.
@@ -68,14 +89,17 @@ private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -
     write(fd, bytes, count)
 }
 
-/// Standard output could not be written.
+/// Standard output, or a stream named as an output (a FIFO, `/dev/stdout`), could not be written.
 public struct StandardOutputError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The `errno` value.
     public var code: Int32
+    /// The stream's path, or `nil` for standard output.
+    public var path: String?
 
     /// Creates an error.
-    public init(code: Int32) {
+    public init(code: Int32, path: String? = nil) {
         self.code = code
+        self.path = path
     }
 
     /// Whether the reader of a pipe went away (`EPIPE`: `tripdoc show doc.json | head -1`),
@@ -83,6 +107,6 @@ public struct StandardOutputError: Error, Hashable, Sendable, CustomStringConver
     public var isClosedPipe: Bool { code == EPIPE }
 
     public var description: String {
-        "cannot write to standard output: \(String(cString: strerror(code)))"
+        "cannot write to \(path ?? "standard output"): \(String(cString: strerror(code)))"
     }
 }

@@ -12,7 +12,8 @@ import Foundation
 /// Reads a document file's bytes, with errors that name the file and say why.
 public enum DocumentFileReader {
     /// The bytes of the file at `path`, or of standard input when `path` is `-`, refusing more
-    /// than the document-size limit before reading them.
+    /// than the document-size limit before reading them. A path that names a FIFO, a device
+    /// (`/dev/stdin`) or a process substitution is read as a stream, as standard input is.
     ///
     /// With `mapped`, a regular file is mapped into memory rather than read: its pages are
     /// read as they are used and belong to the system's file cache, so a document far larger
@@ -24,16 +25,22 @@ public enum DocumentFileReader {
     /// - Throws: ``FileReadError``, or ``DocumentReadError`` for a file over the limit.
     public static func contents(of path: String, limits: DocumentLimits = .standard, mapped: Bool = false) throws -> Data {
         if path == "-" {
-            return try standardInput(limits: limits)
+            return try stream(STDIN_FILENO, path: path, limits: limits)
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw FileReadError(path: path, reason: "no such file")
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            throw FileReadError(path: path, reason: errno == ENOENT ? "no such file" : String(cString: strerror(errno)))
         }
-        guard !isDirectory.boolValue else { throw FileReadError(path: path, reason: "it is a folder, not a document") }
-        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int {
-            try limits.checkDocumentSize(size, file: path)
+        guard status.st_mode & S_IFMT != S_IFDIR else { throw FileReadError(path: path, reason: "it is a folder, not a document") }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            // A FIFO, /dev/stdin, a process substitution (<(…)), a device: read as a stream, as
+            // standard input is.
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw FileReadError(path: path, reason: String(cString: strerror(errno))) }
+            defer { close(fd) }
+            return try stream(fd, path: path, limits: limits)
         }
+        try limits.checkDocumentSize(Int(status.st_size), file: path)
         if mapped, let data = try mappedContents(of: path) { return data }
         do {
             return try Data(contentsOf: URL(fileURLWithPath: path), options: .uncached)
@@ -92,14 +99,21 @@ public enum DocumentFileReader {
         return result
     }
 
-    /// Standard input to its end, in chunks, stopping as soon as it passes the document-size limit.
-    private static func standardInput(limits: DocumentLimits) throws -> Data {
+    /// What `fd` (standard input, a FIFO, a device) gives until its end, a megabyte at a time,
+    /// stopping as soon as it passes the document-size limit.
+    private static func stream(_ fd: Int32, path: String, limits: DocumentLimits) throws -> Data {
         var data = Data()
+        let piece = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { piece.deallocate() }
         while true {
-            let chunk = FileHandle.standardInput.readData(ofLength: 1 << 20)
-            if chunk.isEmpty { return data }
-            data.append(chunk)
-            try limits.checkDocumentSize(data.count, file: "-")
+            let count = read(fd, piece.baseAddress, piece.count)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw FileReadError(path: path == "-" ? "standard input" : path, reason: String(cString: strerror(errno)))
+            }
+            if count == 0 { return data }
+            data.append(contentsOf: UnsafeRawBufferPointer(rebasing: piece[0..<count]))
+            try limits.checkDocumentSize(data.count, file: path)
         }
     }
 }
