@@ -37,7 +37,7 @@ extension TripDocCommand {
         @Option(help: "Only changes to this entity (and the transactions that have some).")
         var entity: String?
 
-        @Option(help: "At most this many transactions.")
+        @Option(parsing: .unconditional, help: "At most this many transactions.")
         var limit: Int?
 
         @Flag(help: "Newest transactions first.")

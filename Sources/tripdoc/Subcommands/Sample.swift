@@ -22,7 +22,8 @@ extension TripDocCommand {
         @Option(name: .shortAndLong, help: "The document to write ('-' for standard output).")
         var output: String
 
-        @Option(help: "How many trips to generate (0 to 10000000).")
+        // Unconditional, so that `--trips -1` is a value to refuse, not a missing one.
+        @Option(parsing: .unconditional, help: "How many trips to generate (0 to 10000000).")
         var trips: Int = 3
 
         @Option(help: "The seed of the generator; the same seed gives the same document.")

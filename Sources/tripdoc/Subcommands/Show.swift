@@ -29,7 +29,7 @@ extension TripDocCommand {
         @Option(help: "Show only this entity.")
         var entity: String?
 
-        @Option(help: "Show at most this many snapshots per entity.")
+        @Option(parsing: .unconditional, help: "Show at most this many snapshots per entity.")
         var limit: Int?
 
         @Flag(help: "Print JSON instead of tables.")
