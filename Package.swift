@@ -23,10 +23,14 @@ let package = Package(
     ],
     targets: [
         // Schema, identifiers, snapshots, the DataStore protocols, the document model and the
-        // archive-store engine. Foundation, and one C function (CWriteback).
-        .target(name: "TripDocCore", dependencies: ["CWriteback"]),
-        // sync_file_range, which Swift's Glibc module does not declare (see its header).
+        // archive-store engine. Foundation, and small C targets (CWriteback, CMappedFile, CInterruptCleanup).
+        .target(name: "TripDocCore", dependencies: ["CWriteback", "CMappedFile", "CInterruptCleanup"]),
+        // sync_file_range and renameat2, which Swift's Glibc module does not declare (see its header).
         .target(name: "CWriteback"),
+        // A SIGBUS handler that keeps a mapped input file that shrinks from stopping the process.
+        .target(name: "CMappedFile"),
+        // Handlers that remove writes' temporary files when the process is interrupted.
+        .target(name: "CInterruptCleanup"),
         // The JSON document format.
         .target(name: "TripDocJSON", dependencies: ["TripDocCore"]),
         // libxml2, wrapped once (by TripDocPlist's XMLEventReader).

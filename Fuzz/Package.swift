@@ -22,5 +22,7 @@ let package = Package(
         .executableTarget(name: "fuzz-plist", dependencies: ["FuzzSupport", tripDoc]),
         .executableTarget(name: "fuzz-bundle", dependencies: ["FuzzSupport", tripDoc]),
         .executableTarget(name: "fuzz-validator", dependencies: ["FuzzSupport", tripDoc]),
+        // Writer–reader agreement: documents made from the bytes, over every type's whole range.
+        .executableTarget(name: "fuzz-agreement", dependencies: ["FuzzSupport", tripDoc]),
     ]
 )

@@ -15,3 +15,17 @@ int CWriteback_start(int fd, int64_t offset, int64_t count) {
     return 0;
 #endif
 }
+
+#include <errno.h>
+#include <stdio.h>
+
+int CWriteback_renameWithoutReplacing(const char *from, const char *to) {
+#if defined(__linux__) && defined(RENAME_NOREPLACE)
+    return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
+#else
+    (void)from;
+    (void)to;
+    errno = ENOSYS;
+    return -1;
+#endif
+}

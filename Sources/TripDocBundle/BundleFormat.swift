@@ -276,6 +276,9 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
         }
         var listed: Set<String> = []
         for entry in manifest.entries {
+            guard NameNormalization.isNFC(entry.name) else {
+                throw refuse(BundleManifest.entryName, NameNormalization.problem(with: entry.name, what: "the listed entry name"))
+            }
             guard listed.insert(entry.name).inserted else { throw refuse(entry.name, "the manifest lists the entry twice") }
             guard let size = sizes[entry.name] else {
                 throw refuse(entry.name, "the manifest lists the entry, but the archive does not hold it")

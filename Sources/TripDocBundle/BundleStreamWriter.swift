@@ -117,16 +117,17 @@ struct BundleStreamWriter: DocumentStreamWriter {
             format: BundleManifest.format, formatVersion: BundleManifest.currentFormatVersion,
             storeIdentifier: header.storeIdentifier, schemaVersion: schema.version.description, entries: listed)
 
-        let archive = try ZipArchive.Writer(sink: sink)
-        for entry in [ZipArchive.Entry(name: BundleManifest.entryName, data: try manifest.encoded())] + leading {
-            try archive.add(entry.name, size: entry.data.count) { write in try entry.data.withUnsafeBytes { try write($0) } }
+        let first = [ZipArchive.Entry(name: BundleManifest.entryName, data: try manifest.encoded())] + leading
+        try ZipArchive.write(to: sink) { archive in
+            for entry in first {
+                try archive.add(entry.name, size: entry.data.count) { write in try entry.data.withUnsafeBytes { try write($0) } }
+            }
+            for spool in spools {
+                try archive.add(spool.name, size: spool.size) { write in try spool.replay(write) }
+            }
+            for entry in externals {
+                try archive.add(entry.name, size: entry.data.count) { write in try entry.data.withUnsafeBytes { try write($0) } }
+            }
         }
-        for spool in spools {
-            try archive.add(spool.name, size: spool.size) { write in try spool.replay(write) }
-        }
-        for entry in externals {
-            try archive.add(entry.name, size: entry.data.count) { write in try entry.data.withUnsafeBytes { try write($0) } }
-        }
-        try archive.close()
     }
 }

@@ -49,29 +49,81 @@ enum ZipArchive {
     /// A zip archive holding `entries` in order, deflated, with fixed times and permissions.
     static func archive(_ entries: [Entry]) throws -> Data {
         var bytes: [UInt8] = []
-        let writer = try Writer { bytes.append(contentsOf: $0) }
-        for entry in entries {
-            try writer.add(entry.name, size: entry.data.count) { write in
-                try entry.data.withUnsafeBytes { try write($0) }
+        try write(to: { bytes.append(contentsOf: $0) }) { writer in
+            for entry in entries {
+                try writer.add(entry.name, size: entry.data.count) { write in
+                    try entry.data.withUnsafeBytes { try write($0) }
+                }
             }
         }
-        try writer.close()
         return Data(bytes)
+    }
+
+    /// Writes an archive to `sink`: `addEntries` adds the entries to the ``Writer`` it is given,
+    /// which is then closed. When an entry turns out to deflate beyond the reader's
+    /// compression-ratio cap, `addEntries` runs again on a new writer that stores that entry,
+    /// and skips what the sink already has (``Writer``), so `addEntries` must add the same
+    /// entries each time.
+    static func write(to sink: @escaping DocumentByteSink, _ addEntries: (Writer) throws -> Void) throws {
+        var storing: Set<String> = []
+        var delivered = 0
+        while true {
+            let writer = try Writer(sink: sink, storing: storing, skipping: delivered)
+            do {
+                try addEntries(writer)
+                try writer.close()
+                return
+            } catch let error as Writer.TooCompressible {
+                storing.insert(error.name)
+                delivered = writer.delivered
+            }
+        }
     }
 
     /// Writes a zip archive entry by entry, handing its bytes to a sink as libarchive makes
     /// them, so that no entry need be in memory whole.
+    ///
+    /// Every entry the reader holds to the compression-ratio cap (larger than
+    /// ``ratioCheckThreshold``) is deflated under watch: its bytes are held back until there are
+    /// enough of them for its ratio to pass the default cap (``DocumentLimits/standard``), and
+    /// when the entry ends first (2 MiB of zeros deflate to 2 KiB), ``add(_:size:contents:)``
+    /// throws ``TooCompressible`` having handed none of them on. The archive is then written
+    /// again with that entry stored (``storing``), its first ``delivered`` bytes — the same
+    /// ones, written again — skipped (``skipping``). So tripdoc never writes an entry its own
+    /// reader refuses under the default limits.
     final class Writer {
         private let archive: OpaquePointer
         private let sink: DocumentByteSink
         /// The first error the sink threw, which libarchive only sees as a failed write.
         private var sinkError: Error?
+        /// The names of the entries written stored, not deflated.
+        private let storing: Set<String>
+        /// How many bytes, from the start, are not handed on (an earlier attempt did).
+        private var skipping: Int
+        /// How many bytes of the archive have been handed on (or skipped), from the start.
+        private(set) var delivered = 0
+        /// The bytes of the entry under watch, held back, and how many it needs before its
+        /// ratio is known to pass the cap.
+        private var heldBack: [UInt8] = []
+        private var watchedNeeds: Int?
+        /// Whether the archive was given up: nothing more is handed on (freeing libarchive's
+        /// writer would write a central directory).
+        private var abandoned = false
 
-        /// Starts an archive whose bytes go to `sink`.
-        init(sink: @escaping DocumentByteSink) throws {
+        /// An entry whose deflated bytes would exceed the default compression-ratio cap.
+        struct TooCompressible: Error {
+            /// The entry's name.
+            var name: String
+        }
+
+        /// Starts an archive whose bytes go to `sink`, with the entries `storing` names stored,
+        /// and the first `skipping` bytes not handed on.
+        init(sink: @escaping DocumentByteSink, storing: Set<String> = [], skipping: Int = 0) throws {
             guard let archive = archive_write_new() else { throw ZipArchiveError.libarchive("cannot start writing") }
             self.archive = archive
             self.sink = sink
+            self.storing = storing
+            self.skipping = skipping
             try check(archive_write_set_format_zip(archive), archive)
             // Names are UTF-8, and say so (general-purpose flag bit 11), whatever the locale.
             try check(archive_write_set_options(archive, "zip:hdrcharset=UTF-8"), archive)
@@ -85,7 +137,7 @@ enum ZipArchive {
                         guard let context, let buffer else { return -1 }
                         let writer = Unmanaged<Writer>.fromOpaque(context).takeUnretainedValue()
                         do {
-                            try writer.sink(UnsafeRawBufferPointer(start: buffer, count: length))
+                            try writer.receive(UnsafeRawBufferPointer(start: buffer, count: length))
                         } catch {
                             writer.sinkError = writer.sinkError ?? error
                             return -1
@@ -94,10 +146,59 @@ enum ZipArchive {
                     }, nil, nil), archive)
         }
 
-        deinit { archive_write_free(archive) }
+        deinit {
+            abandoned = true
+            archive_write_free(archive)
+        }
+
+        /// Bytes libarchive made: held back while an entry is under watch, skipped while an
+        /// earlier attempt already handed them on, handed on otherwise.
+        private func receive(_ bytes: UnsafeRawBufferPointer) throws {
+            guard !abandoned else { return }
+            if let needs = watchedNeeds {
+                heldBack.append(contentsOf: bytes)
+                if heldBack.count >= needs { try releaseHeldBack() }
+                return
+            }
+            try handOn(bytes)
+        }
+
+        private func releaseHeldBack() throws {
+            watchedNeeds = nil
+            let bytes = heldBack
+            heldBack = []
+            try bytes.withUnsafeBytes { try handOn($0) }
+        }
+
+        private func handOn(_ bytes: UnsafeRawBufferPointer) throws {
+            let skipped = min(skipping, bytes.count)
+            skipping -= skipped
+            delivered += bytes.count
+            if skipped < bytes.count { try sink(UnsafeRawBufferPointer(rebasing: bytes[skipped...])) }
+        }
+
+        /// The bytes an entry of `size` bytes named `name` must take, header and data
+        /// descriptor included, for its deflated data to be more than `size` divided by the
+        /// default compression-ratio cap: the local header is at most 30 bytes, the name and
+        /// 64 bytes of extra fields, and the data descriptor at most 24.
+        private static func bytesNeeded(size: Int, name: String) -> Int {
+            let cap = DocumentLimits.standard.maximumCompressionRatio
+            return 30 + name.utf8.count + 64 + 24 + size / cap + 1
+        }
 
         /// Adds the entry `name` of `size` bytes, which `contents` hands over in pieces.
+        ///
+        /// - Throws: ``TooCompressible`` when the entry deflates beyond the default
+        ///   compression-ratio cap (none of its bytes were handed on: write the archive again
+        ///   storing it), ``ZipArchiveError``, or what the sink or `contents` throw.
         func add(_ name: String, size: Int, contents: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+            let stored = storing.contains(name)
+            if stored { try check(archive_write_zip_set_compression_store(archive), archive) }
+            defer { if stored { _ = archive_write_zip_set_compression_deflate(archive) } }
+            if !stored, size > ZipArchive.ratioCheckThreshold {
+                heldBack.removeAll(keepingCapacity: true)
+                watchedNeeds = Self.bytesNeeded(size: size, name: name)
+            }
             guard let header = archive_entry_new() else { throw ZipArchiveError.libarchive("cannot make an entry") }
             defer { archive_entry_free(header) }
             archive_entry_set_pathname_utf8(header, name)
@@ -119,6 +220,12 @@ enum ZipArchive {
                 throw ZipArchiveError.libarchive("writing \(name): \(total) bytes given for an entry of \(size)")
             }
             try checked(archive_write_finish_entry(archive))
+            if watchedNeeds != nil {
+                // Ended before its bytes showed a ratio within the cap: given up, none handed on.
+                abandoned = true
+                heldBack = []
+                throw TooCompressible(name: name)
+            }
         }
 
         /// Writes the central directory.
@@ -307,6 +414,7 @@ enum ZipArchive {
         {
             throw ZipArchiveError.unsafeName(name)
         }
+        guard NameNormalization.isNFC(name) else { throw ZipArchiveError.unnormalizedName(name) }
     }
 
     private static func message(_ archive: OpaquePointer) -> String {
@@ -324,6 +432,7 @@ enum ZipArchiveError: Error, Equatable, CustomStringConvertible {
     case notAZipArchive(String)
     case damaged(entry: String?, String)
     case unsafeName(String)
+    case unnormalizedName(String)
     case symbolicLink(String)
     case notARegularFile(String)
     case duplicateEntry(String)
@@ -333,7 +442,7 @@ enum ZipArchiveError: Error, Equatable, CustomStringConvertible {
     var entry: String? {
         switch self {
         case .damaged(let entry, _), .limitExceeded(let entry, _, _): entry
-        case .unsafeName(let name), .symbolicLink(let name), .notARegularFile(let name), .duplicateEntry(let name):
+        case .unsafeName(let name), .unnormalizedName(let name), .symbolicLink(let name), .notARegularFile(let name), .duplicateEntry(let name):
             name
         default: nil
         }
@@ -352,6 +461,7 @@ enum ZipArchiveError: Error, Equatable, CustomStringConvertible {
         case .damaged(_, let message): "the archive is damaged: \(message)"
         case .unsafeName(let name):
             "the entry name '\(name)' is refused: absolute paths, '..' and '.' components, backslashes and drive letters could escape a folder"
+        case .unnormalizedName(let name): NameNormalization.problem(with: name, what: "the entry name")
         case .symbolicLink: "the entry is a symbolic link, which a bundle never holds"
         case .notARegularFile: "the entry is not a regular file"
         case .duplicateEntry: "the archive holds two entries with this name"

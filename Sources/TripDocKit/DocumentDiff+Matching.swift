@@ -154,8 +154,8 @@ extension DocumentDiff {
             case .unique:
                 let constraint = b.schema.entity(named: entity)!.effectiveUniquenessConstraints[0]
                 let places = (Self.positions(of: constraint, in: fromA), Self.positions(of: constraint, in: fromB))
-                matchByFingerprint(entity, fromA, fromB) { _, snapshot, isA, hasher in
-                    for position in isA ? places.0 : places.1 { hasher.combine(Self.value(of: snapshot, at: position)) }
+                matchByFingerprint(entity, fromA, fromB) { _, snapshot, isA, key in
+                    for position in isA ? places.0 : places.1 { key.combine(Self.value(of: snapshot, at: position)) }
                 }
             case .content:
                 let attributes = comparedAttributes(of: entity).map(\.name)
@@ -167,23 +167,24 @@ extension DocumentDiff {
                 let toOnePlaces = (Self.positions(of: toOne, in: fromA), Self.positions(of: toOne, in: fromB))
                 // First objects equal in everything, then, among the rest, objects with equal
                 // attributes whose references changed (a re-pointed item is a change, not a swap).
-                matchByFingerprint(entity, fromA, fromB) { comparison, snapshot, isA, hasher in
+                matchByFingerprint(entity, fromA, fromB) { comparison, snapshot, isA, key in
                     for position in isA ? attributePlaces.0 : attributePlaces.1 {
-                        hasher.combine(Self.value(of: snapshot, at: position))
+                        key.combine(Self.value(of: snapshot, at: position))
                     }
                     for position in isA ? toOnePlaces.0 : toOnePlaces.1 {
                         guard case .reference(let target) = Self.value(of: snapshot, at: position) else {
-                            hasher.combine(SnapshotValue.null)
+                            key.combine(SnapshotValue.null)
                             continue
                         }
                         guard isA else {
-                            hasher.combine(target)
+                            key.combine(.reference(target))
                             continue
                         }
                         if let matched = comparison.matched(target) {
-                            hasher.combine(matched)
+                            key.combine(.reference(matched))
                         } else {
-                            hasher.combine("unmatched \(target)")
+                            // Equal to no reference of B's.
+                            key.combine(.string("unmatched \(target)"))
                         }
                     }
                 }
@@ -195,9 +196,9 @@ extension DocumentDiff {
                 }
                 matchByFingerprint(
                     entity, fromA, fromB, onlyA: { [pairedA] in !pairedA[$0] }, onlyB: { [pairedB] in !pairedB[$0] }
-                ) { _, snapshot, isA, hasher in
+                ) { _, snapshot, isA, key in
                     for position in isA ? attributePlaces.0 : attributePlaces.1 {
-                        hasher.combine(Self.value(of: snapshot, at: position))
+                        key.combine(Self.value(of: snapshot, at: position))
                     }
                 }
             }
@@ -216,14 +217,15 @@ extension DocumentDiff {
             return record.value(at: position)
         }
 
-        /// Pairs objects with equal fingerprints, first come first served, in document order,
-        /// among the positions `onlyA` and `onlyB` admit. A fingerprint is the 64-bit hash of the
-        /// values `fingerprint` feeds the hasher; two objects that collide without being equal
-        /// would be paired and then shown as changed, never hidden.
+        /// Pairs objects whose fingerprinted values are equal, first come first served, in
+        /// document order, among the positions `onlyA` and `onlyB` admit. A fingerprint is the
+        /// 64-bit hash of the values `fingerprint` feeds its ``FingerprintKey``: hashes only pick
+        /// the candidates, and the values themselves, collected again for the candidates, decide
+        /// (two objects whose hashes collide are not paired unless their values are equal).
         private mutating func matchByFingerprint(
             _ entity: String, _ fromA: [SnapshotRecord], _ fromB: [SnapshotRecord],
             onlyA: (Int) -> Bool = { _ in true }, onlyB: (Int) -> Bool = { _ in true },
-            fingerprint: (_ comparison: Comparison, SnapshotRecord, _ isA: Bool, inout Hasher) -> Void
+            fingerprint: (_ comparison: Comparison, SnapshotRecord, _ isA: Bool, inout FingerprintKey) -> Void
         ) {
             // Both sides are fingerprinted first, at once on two threads (fingerprints read the
             // matches made so far, so this pass's matches are recorded after).
@@ -233,9 +235,9 @@ extension DocumentDiff {
             func fingerprints(of run: [SnapshotRecord], admitted: [Bool], isA: Bool) -> [Int] {
                 var hashes = [Int](repeating: 0, count: run.count)
                 for (offset, snapshot) in run.enumerated() where admitted[offset] {
-                    var hasher = Hasher()
-                    fingerprint(comparison, snapshot, isA, &hasher)
-                    hashes[offset] = hasher.finalize()
+                    var key = FingerprintKey(collecting: false)
+                    fingerprint(comparison, snapshot, isA, &key)
+                    hashes[offset] = key.hasher.finalize()
                 }
                 return hashes
             }
@@ -249,11 +251,33 @@ extension DocumentDiff {
             for offset in fromA.indices.reversed().map({ $0 - fromA.startIndex }) where admittedA[offset] {
                 next[offset] = head.updateValue(offset, forKey: hashesA[offset]) ?? -1
             }
+            func values(of record: SnapshotRecord, isA: Bool) -> [SnapshotValue] {
+                var key = FingerprintKey(collecting: true)
+                fingerprint(comparison, record, isA, &key)
+                return key.values
+            }
+            var taken = [Bool](repeating: false, count: fromA.count)
             for offset in 0..<fromB.count where admittedB[offset] {
                 let key = hashesB[offset]
-                guard let first = head[key] else { continue }
-                if next[first] < 0 { head[key] = nil } else { head[key] = next[first] }
-                pair(entity, fromA.startIndex + first, fromB.startIndex + offset, fromA, fromB)
+                guard var candidate = head[key] else { continue }
+                // Equal values are met first (the chain holds only this hash, which values that
+                // differ share by rare chance), so the walk is short.
+                let valuesB = values(of: fromB[fromB.startIndex + offset], isA: false)
+                var found: Int?
+                while candidate >= 0 {
+                    if !taken[candidate], values(of: fromA[fromA.startIndex + candidate], isA: true) == valuesB {
+                        found = candidate
+                        break
+                    }
+                    candidate = next[candidate]
+                }
+                guard let found else { continue }
+                taken[found] = true
+                // Drop taken positions from the head of the chain.
+                var first = head[key]!
+                while first >= 0, taken[first] { first = next[first] }
+                head[key] = first < 0 ? nil : first
+                pair(entity, fromA.startIndex + found, fromB.startIndex + offset, fromA, fromB)
             }
         }
 
@@ -391,5 +415,26 @@ extension DocumentDiff {
             }
         }
         return lines
+    }
+}
+
+/// The values an object is matched by in ``DocumentDiff``'s content and uniqueness matching:
+/// hashed for every object, collected only for candidates whose hashes are equal, so that the
+/// values, not their hash, decide a match.
+struct FingerprintKey {
+    /// The hash of the values combined so far.
+    var hasher = Hasher()
+    /// The values combined so far, when collecting.
+    private(set) var values: [SnapshotValue] = []
+    private let collecting: Bool
+
+    /// A key that hashes its values, and keeps them too when `collecting`.
+    init(collecting: Bool) {
+        self.collecting = collecting
+    }
+
+    /// Adds `value` to the key.
+    mutating func combine(_ value: SnapshotValue) {
+        if collecting { values.append(value) } else { hasher.combine(value) }
     }
 }

@@ -31,9 +31,11 @@ public struct DocumentFile {
 
     /// Reads the document in `data`, which came from `path`, under `limits`.
     public static func read(_ data: Data, path: String, limits: DocumentLimits = .standard) throws -> DocumentFile {
-        let format = try Self.format(of: data, path: path)
-        let document = try format.readDocument(from: data, file: path, limits: limits)
-        return DocumentFile(path: path, format: format, size: data.count, document: document)
+        try DocumentFileReader.reading(data, path: path) {
+            let format = try Self.format(of: data, path: path)
+            let document = try format.readDocument(from: data, file: path, limits: limits)
+            return DocumentFile(path: path, format: format, size: data.count, document: document)
+        }
     }
 
     /// Throws ``TripDocError/unknownEntity(name:path:known:)`` unless `name` is `nil` or an
@@ -59,7 +61,9 @@ public struct DocumentFile {
     public static func readRecords(_ path: String, limits: DocumentLimits = .standard) throws -> DocumentRecords {
         let data = try DocumentFileReader.contents(of: path, limits: limits, mapped: true)
         var collector = DocumentRecordCollector()
-        try format(of: data, path: path).readDocument(from: data, file: path, limits: limits, into: &collector)
+        try DocumentFileReader.reading(data, path: path) {
+            try format(of: data, path: path).readDocument(from: data, file: path, limits: limits, into: &collector)
+        }
         return collector.finish()
     }
 
@@ -113,38 +117,131 @@ public struct OutputDestination {
 
     /// Throws unless the destination may be written: it must not exist (without `force`) and
     /// must not be `input`.
+    /// What is at the path may only be a regular file, a link to one, or a stream (a FIFO, a
+    /// device such as `/dev/stdout` or `/dev/null`, a socket), which is written into, never
+    /// replaced, and needs no `force`: a dangling link (which would have a file created
+    /// wherever it points), a loop of links and a folder are refused, even with `force`.
     public func check(notSameAs input: String? = nil) throws {
         guard path != "-" else { return }
         if let input, input != "-", Self.sameFile(input, path) { throw TripDocError.outputIsInput(path: path) }
-        if !force, FileManager.default.fileExists(atPath: path) { throw TripDocError.outputExists(path: path) }
+        var link = stat()
+        guard lstat(path, &link) == 0 else { return }  // nothing there: a new file
+        var status = stat()
+        if stat(path, &status) != 0 {
+            if errno == ELOOP {
+                throw TripDocError.unsafeOutput(path: path, reason: "it is a loop of symbolic links")
+            }
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
+            throw TripDocError.unsafeOutput(
+                path: path,
+                reason: "it is a symbolic link to \(target), which does not exist (tripdoc does not create a file through a link)")
+        }
+        if Self.isStream(status) { return }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            let kind = status.st_mode & S_IFMT == S_IFDIR ? "a folder" : "not a regular file"
+            throw TripDocError.unsafeOutput(path: path, reason: "it is \(kind), which tripdoc never replaces")
+        }
+        if !force { throw TripDocError.outputExists(path: path) }
+    }
+
+    /// Throws unless this destination and `other` (a second output of the same command, such
+    /// as the remap table) are different files, or one of them is standard output and the
+    /// other is not.
+    public func check(distinctFrom other: OutputDestination, as option: String) throws {
+        if path == "-" ? other.path == "-" : (other.path != "-" && Self.sameFile(path, other.path)) {
+            throw TripDocError.outputsCollide(path: path, option: option)
+        }
     }
 
     /// Writes what `produce` hands its sink, piece by piece: atomically for a file (nothing is
     /// left when `produce` throws), collected and written at the end for standard output.
     public func write(_ produce: (@escaping DocumentByteSink) throws -> Void) throws {
-        if path == "-" {
-            var data = Data()
-            try produce { data.append(contentsOf: $0) }
-            FileHandle.standardOutput.write(data)
-        } else {
-            try AtomicFileWriter().write(to: path) { output in
-                try produce { try output.write($0) }
-            }
-        }
+        try prepare(produce).commit()
     }
 
     /// Writes `data`, atomically for a file.
     public func write(_ data: Data) throws {
-        if path == "-" {
-            FileHandle.standardOutput.write(data)
-        } else {
-            try AtomicFileWriter().write(data, to: path)
+        try prepare(data).commit()
+    }
+
+    /// Makes the output complete without putting it in place yet: a file is written to its
+    /// temporary file, standard output's bytes are kept. ``PreparedOutput/commit()`` puts it in
+    /// place, so that the outputs of one command are all committed once all are complete.
+    public func prepare(_ produce: (@escaping DocumentByteSink) throws -> Void) throws -> PreparedOutput {
+        if path == "-" || isStream {
+            var data = Data()
+            try produce { data.append(contentsOf: $0) }
+            return PreparedOutput(destination: self, standardOutput: data)
         }
+        let file = try AtomicFileWriter().prepare(to: path) { output in
+            try produce { try output.write($0) }
+        }
+        return PreparedOutput(destination: self, file: file)
+    }
+
+    /// As ``prepare(_:)-(_)``, for bytes already made.
+    public func prepare(_ data: Data) throws -> PreparedOutput {
+        try prepare { sink in try data.withUnsafeBytes { try sink($0) } }
+    }
+
+    /// Whether `status` is that of something written as a stream: a FIFO, a character device,
+    /// a socket.
+    static func isStream(_ status: stat) -> Bool {
+        [S_IFIFO, S_IFCHR, S_IFSOCK].contains(status.st_mode & S_IFMT)
+    }
+
+    /// Whether the path names a stream (``isStream(_:)``), following links.
+    var isStream: Bool {
+        var status = stat()
+        return path != "-" && stat(path, &status) == 0 && Self.isStream(status)
     }
 
     private static func sameFile(_ a: String, _ b: String) -> Bool {
         let first = URL(fileURLWithPath: a).resolvingSymlinksInPath().standardizedFileURL.path
         let second = URL(fileURLWithPath: b).resolvingSymlinksInPath().standardizedFileURL.path
         return first == second
+    }
+}
+
+/// An output made complete by ``OutputDestination/prepare(_:)-(_)`` and not yet in place.
+public final class PreparedOutput {
+    /// Where it goes.
+    public let destination: OutputDestination
+    private let file: AtomicFileWriter.PreparedFile?
+    private let standardOutput: Data?
+
+    init(destination: OutputDestination, file: AtomicFileWriter.PreparedFile? = nil, standardOutput: Data? = nil) {
+        self.destination = destination
+        self.file = file
+        self.standardOutput = standardOutput
+    }
+
+    /// Puts the output in place: renames the file over an existing one only with `--force`
+    /// (atomically otherwise: a file another program made meanwhile is never replaced), or
+    /// writes standard output or the stream (FIFO, device) the path names.
+    ///
+    /// - Throws: ``TripDocError/outputExists(path:)``, ``FileWriteError`` or
+    ///   ``StandardOutputError``.
+    public func commit() throws {
+        guard let file else {
+            if destination.path == "-" {
+                try StandardOutput.write(standardOutput ?? Data())
+            } else {
+                try StandardOutput.write(standardOutput ?? Data(), intoStream: destination.path)
+            }
+            return
+        }
+        do {
+            try file.commit(replacing: destination.force)
+        } catch let error as FileWriteError where error.operation == .rename && error.code == EEXIST && !destination.force {
+            throw TripDocError.outputExists(path: destination.path)
+        }
+    }
+
+    /// Takes a committed output back where that is possible: a file this command created is
+    /// removed (one it replaced with `--force` stays replaced). Used when a second output of
+    /// the same command fails to commit, so that neither is left.
+    public func withdraw() {
+        file?.withdraw()
     }
 }

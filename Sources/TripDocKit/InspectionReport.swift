@@ -52,17 +52,19 @@ public struct InspectionReport: Codable, Hashable, Sendable {
     /// snapshots are checked on a thread of their own as they are decoded.
     public static func inspect(path: String, limits: DocumentLimits = .standard) throws -> InspectionReport {
         let data = try DocumentFileReader.contents(of: path, limits: limits, mapped: true)
-        let format = try DocumentFile.format(of: data, path: path)
-        var inspection = try BackgroundSink.run(Inspection()) { decoded in
-            try format.readDocument(from: data, file: path, limits: limits, into: &decoded)
+        return try DocumentFileReader.reading(data, path: path) {
+            let format = try DocumentFile.format(of: data, path: path)
+            var inspection = try BackgroundSink.run(Inspection()) { decoded in
+                try format.readDocument(from: data, file: path, limits: limits, into: &decoded)
+            }
+            var report = InspectionReport(
+                path: path, size: data.count, format: format, header: inspection.header!, schema: inspection.schema!,
+                counts: inspection.counts, history: inspection.history, problems: inspection.checker!.finish())
+            if let archive = format as? any ArchiveInspecting {
+                report.entries = try archive.entryReports(ofRead: data, file: path, limits: limits)
+            }
+            return report
         }
-        var report = InspectionReport(
-            path: path, size: data.count, format: format, header: inspection.header!, schema: inspection.schema!,
-            counts: inspection.counts, history: inspection.history, problems: inspection.checker!.finish())
-        if let archive = format as? any ArchiveInspecting {
-            report.entries = try archive.entryReports(ofRead: data, file: path, limits: limits)
-        }
-        return report
     }
 
     /// Inspects a document read from a file.

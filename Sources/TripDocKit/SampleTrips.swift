@@ -59,9 +59,17 @@ public enum SampleTrips {
     private static let stays = ["Hotel", "Guesthouse", "Apartment", "Hostel", "Cabin", "Ryokan", "Inn"]
     private static let streets = ["Harbour Street", "Station Road", "Hill Lane", "Market Square", "River Walk"]
 
+    /// The most trips a sample holds: up to 90 million snapshots, under the 100 million a
+    /// document may hold by default (``DocumentLimits``), and a count whose arithmetic cannot
+    /// overflow.
+    public static let maximumTrips = 10_000_000
+
     /// A deterministic document of `trips` trips: the same `trips` and `seed` give the same
     /// bytes. Each trip has 3 to 7 bucket-list items and, 9 times in 10, a place to stay.
+    ///
+    /// - Precondition: `trips` is from 0 to ``maximumTrips``.
     public static func document(trips: Int, seed: UInt64 = 1) -> Document {
+        precondition((0...maximumTrips).contains(trips), "trips must be from 0 to \(maximumTrips)")
         var random = SplitMix64(seed: seed)
         let storeIdentifier = random.uuid().uuidString
         var snapshots: [DefaultSnapshot] = []

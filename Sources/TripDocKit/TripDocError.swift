@@ -13,6 +13,10 @@ public enum TripDocError: Error, Hashable, Sendable, CustomStringConvertible {
     case outputExists(path: String)
     /// The output is the input.
     case outputIsInput(path: String)
+    /// The output path names something tripdoc must not write through or replace.
+    case unsafeOutput(path: String, reason: String)
+    /// Two outputs of one command (`option` names the second) are the same file.
+    case outputsCollide(path: String, option: String)
     /// `--entity` names an entity the document does not have.
     case unknownEntity(name: String, path: String, known: [String])
     /// The document has integrity problems that stop the operation.
@@ -40,6 +44,10 @@ public enum TripDocError: Error, Hashable, Sendable, CustomStringConvertible {
             "\(path) already exists; pass --force to replace it"
         case .outputIsInput(let path):
             "the output \(path) is the input; write to another file"
+        case .unsafeOutput(let path, let reason):
+            "cannot write \(path): \(reason); remove it or write elsewhere"
+        case .outputsCollide(let path, let option):
+            "\(option) names \(path == "-" ? "standard output" : path), where the document goes too; write them to different files"
         case .unknownEntity(let name, let path, let known):
             "\(path) has no entity '\(name)'; it has \(known.joined(separator: ", "))"
         case .documentHasProblems(let path, let problems):

@@ -16,9 +16,11 @@ struct TripDocCommand: ParsableCommand {
             its contents, whatever its name.
 
             Exit status: 0 on success, 2 on any error (the message on standard error names the \
-            file, the place in it and what was expected); diff exits with 1 when the documents differ, \
-            schema diff when the schemas do, inspect --check when the document has integrity problems, \
-            patch when the patch does not apply and merge when there are conflicts.
+            file, the place in it and what was expected; standard output that cannot be written is \
+            one); diff exits with 1 when the documents differ, schema diff when the schemas do, \
+            inspect --check when the document has integrity problems, patch when the patch does not \
+            apply and merge when there are conflicts. A closed pipe on standard output \
+            (tripdoc show big.json | head -1) ends the command quietly, by SIGPIPE, as it ends cat.
 
             Examples:
               tripdoc sample -o trips.json --trips 100
@@ -39,23 +41,45 @@ struct TripDocCommand: ParsableCommand {
     )
 
     /// Runs the command; every failure prints one message on standard error and exits with 2
-    /// (usage errors included), `--help` and `--version` exit with 0.
+    /// (usage errors included), `--help` and `--version` exit with 0. Standard output that
+    /// cannot be written is such a failure (`> /dev/full`); a closed pipe (`| head -1`) ends the
+    /// tool quietly, as it ends `cat`: by `SIGPIPE`, once the output is known to be lost.
     static func main() {
+        StandardOutput.ignoreBrokenPipeSignal()
+        AtomicFileWriter.removeTemporaryFilesOnInterruption()
+        var status: Int32 = 0
         do {
             var command = try parseAsRoot()
-            try command.run()
-        } catch let error as ExitCode {
-            Foundation.exit(error.rawValue)
-        } catch {
-            let code = exitCode(for: error)
-            if code == .success {
-                print(fullMessage(for: error))
-                Foundation.exit(0)
+            do {
+                try command.run()
+            } catch let error as ExitCode {
+                status = error.rawValue
             }
-            var message = fullMessage(for: error)
-            if message.hasPrefix("Error: ") { message.removeFirst("Error: ".count) }
-            FileHandle.standardError.write(Data("tripdoc: error: \(message)\n".utf8))
-            Foundation.exit(2)
+        } catch {
+            fail(error)
         }
+        Foundation.exit(status)
+    }
+
+    /// Reports `error` and exits: with 0 for `--help` and `--version`, quietly by `SIGPIPE` for a
+    /// closed pipe on standard output, with 2 and a message for everything else.
+    private static func fail(_ error: Error) -> Never {
+        if let error = error as? StandardOutputError, error.isClosedPipe {
+            _ = signal(SIGPIPE, SIG_DFL)
+            _ = raise(SIGPIPE)
+        }
+        let code = exitCode(for: error)
+        if code == .success {
+            do {
+                try StandardOutput.write(fullMessage(for: error) + "\n")
+            } catch {
+                fail(error)
+            }
+            Foundation.exit(0)
+        }
+        var message = fullMessage(for: error)
+        if message.hasPrefix("Error: ") { message.removeFirst("Error: ".count) }
+        StandardOutput.writeToStandardError("tripdoc: error: \(message)\n")
+        Foundation.exit(2)
     }
 }

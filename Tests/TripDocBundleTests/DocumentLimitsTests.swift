@@ -58,8 +58,9 @@ import TripDocPlist
         let error = readError(data, format, limits)
         #expect(error?.message.contains("the \(cap.rawValue) limit of") == true, "\(format.name): \(String(describing: error))",
             sourceLocation: sourceLocation)
-        #expect(error?.hint == "If the file is trusted, raise the limit: tripdoc --max \(cap.rawValue)=N, "
-            + "or DocumentLimits.\(cap.propertyName) in the API", sourceLocation: sourceLocation)
+        #expect(error?.hint == "If the file is trusted, raise the limit: add --max \(cap.rawValue)=N after the command's name "
+            + "(tripdoc show --max \(cap.rawValue)=N FILE), or DocumentLimits.\(cap.propertyName) in the API",
+            sourceLocation: sourceLocation)
     }
 
     /// The lowest value of `cap` under which `data` reads.

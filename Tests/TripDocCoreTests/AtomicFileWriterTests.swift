@@ -189,3 +189,88 @@ final class WritebackRecordingCalls: FileSystemCalls, @unchecked Sendable {
         #expect(try contents(target) == "new")
     }
 }
+
+/// Writing without replacing is atomic, and a writer never removes another writer's temporary
+/// file: two conversions to one new output cannot both succeed, and opening a store while a
+/// conversion writes beside it leaves the conversion's file alone.
+@Suite struct NoClobberWriteTests {
+    @Test func aFileMadeWhileTheTemporaryFileWasWrittenIsNotReplaced() throws {
+        let scratch = try ScratchFolder("no-clobber")
+        let path = scratch.file("out.json").path
+        let prepared = try AtomicFileWriter().prepare(to: path) { try $0.write(Array("mine".utf8)) }
+        // Another program creates the output between the check and the commit.
+        try Data("theirs".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(throws: FileWriteError(path: path, operation: .rename, code: EEXIST)) {
+            try prepared.commit(replacing: false)
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data("theirs".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == ["out.json"])
+    }
+
+    @Test func ofTwoWritersToOneNewFileExactlyOneSucceeds() throws {
+        let scratch = try ScratchFolder("no-clobber")
+        let path = scratch.file("out.json").path
+        let first = try AtomicFileWriter().prepare(to: path) { try $0.write(Array("first".utf8)) }
+        let second = try AtomicFileWriter().prepare(to: path) { try $0.write(Array("second".utf8)) }
+        try first.commit(replacing: false)
+        #expect(throws: FileWriteError(path: path, operation: .rename, code: EEXIST)) { try second.commit(replacing: false) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data("first".utf8))
+    }
+
+    @Test func aCommittedNewFileCanBeTakenBackButAReplacedOneStays() throws {
+        let scratch = try ScratchFolder("no-clobber")
+        let new = scratch.file("new.json").path
+        let prepared = try AtomicFileWriter().prepare(to: new) { try $0.write(Array("new".utf8)) }
+        try prepared.commit()
+        prepared.withdraw()
+        #expect(!FileManager.default.fileExists(atPath: new))
+        let old = scratch.file("old.json").path
+        try Data("old".utf8).write(to: URL(fileURLWithPath: old))
+        let replacing = try AtomicFileWriter().prepare(to: old) { try $0.write(Array("newer".utf8)) }
+        try replacing.commit()
+        replacing.withdraw()
+        #expect(try Data(contentsOf: URL(fileURLWithPath: old)) == Data("newer".utf8))
+    }
+
+    @Test func anUncommittedPreparedFileLeavesNothing() throws {
+        let scratch = try ScratchFolder("no-clobber")
+        do {
+            _ = try AtomicFileWriter().prepare(to: scratch.file("out.json").path) { try $0.write(Array("x".utf8)) }
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == [])
+    }
+
+    /// The process id of a process that has ended.
+    static func endedProcessIdentifier() throws -> pid_t {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/true")
+        try process.run()
+        process.waitUntilExit()
+        return process.processIdentifier
+    }
+
+    @Test func onlyTheTemporaryFilesOfEndedProcessesAreRemoved() throws {
+        let scratch = try ScratchFolder("stale")
+        let path = scratch.file("doc.json").path
+        let live = ".doc.json\(AtomicFileWriter.temporaryMarker)\(getpid())-1"
+        let ended = ".doc.json\(AtomicFileWriter.temporaryMarker)\(try Self.endedProcessIdentifier())-2"
+        for name in [live, ended] { try Data("partial".utf8).write(to: scratch.file(name)) }
+        AtomicFileWriter.removeStaleTemporaryFiles(besides: path)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == [live])
+    }
+}
+
+/// What the atomic writer does with links it cannot follow to a file.
+@Suite struct AtomicFileWriterLinkTests {
+    @Test func aLoopOfLinksIsRefusedNotReplaced() throws {
+        let scratch = try ScratchFolder("links")
+        let first = scratch.file("a.json").path
+        try FileManager.default.createSymbolicLink(atPath: first, withDestinationPath: "b.json")
+        try FileManager.default.createSymbolicLink(atPath: scratch.file("b.json").path, withDestinationPath: "a.json")
+        #expect(throws: FileWriteError(path: first, operation: .createTemporaryFile, code: ELOOP)) {
+            try AtomicFileWriter().write(Data("x".utf8), to: first)
+        }
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: first) == "b.json")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted() == ["a.json", "b.json"])
+    }
+}

@@ -92,18 +92,25 @@ import TripDocCore
             ])
     }
 
-    /// A destination is matched to its entity as Swift strings match (FORMATS 1.2): spelled
-    /// decomposed, it still names the entity declared composed, and its references resolve.
-    @Test func aDestinationSpelledDecomposedFindsItsEntity() throws {
+    /// Names are in NFC and compared by their bytes (FORMATS 1.2): a destination spelled
+    /// decomposed is a schema problem, not a second spelling of the entity; an identifier made
+    /// with the decomposed spelling names the entity in NFC, so its references resolve.
+    @Test func aDestinationSpelledDecomposedIsRefusedAndAnIdentifierSoSpelledIsComposed() throws {
         let schema = Schema([
             Schema.Entity(name: "Caf\u{E9}", relationships: [.init("visits", destination: "Visit", isToMany: true, inverse: "cafe")]),
             Schema.Entity(name: "Visit", relationships: [.init("cafe", destination: "Cafe\u{301}", inverse: "visits")]),
         ])
-        try schema.validate()
+        #expect(throws: SchemaError.self) { try schema.validate() }
+        let composed = Schema([
+            Schema.Entity(name: "Caf\u{E9}", relationships: [.init("visits", destination: "Visit", isToMany: true, inverse: "cafe")]),
+            Schema.Entity(name: "Visit", relationships: [.init("cafe", destination: "Caf\u{E9}", inverse: "visits")]),
+        ])
+        try composed.validate()
         func identifier(_ entity: String, _ key: String) -> PersistentIdentifier {
             PersistentIdentifier(storeIdentifier: Self.store, entityName: entity, primaryKey: key)
         }
-        var document = Document.empty(schema: schema, storeIdentifier: Self.store)
+        #expect(identifier("Cafe\u{301}", "1").entityName.utf8.elementsEqual("Caf\u{E9}".utf8))
+        var document = Document.empty(schema: composed, storeIdentifier: Self.store)
         document.snapshots = [
             DefaultSnapshot(persistentIdentifier: identifier("Caf\u{E9}", "1"), values: ["visits": .references([identifier("Visit", "1")])]),
             DefaultSnapshot(persistentIdentifier: identifier("Visit", "1"), values: ["cafe": .reference(identifier("Cafe\u{301}", "1"))]),

@@ -11,6 +11,31 @@ import TripDocTestSupport
         #expect(SnapshotValue.date(Date(timeIntervalSinceReferenceDate: 0)) != .date(Date(timeIntervalSinceReferenceDate: -0.0)))
     }
 
+    @Test func dataValuesAreHashedOverAllTheirBytes() {
+        // Foundation's own hash of Data reads its first 80 bytes only.
+        let prefix = Data(repeating: 7, count: 80)
+        let values = (0..<64).map { SnapshotValue.data(prefix + Data([UInt8($0)])) }
+        #expect(Set(values.map(\.hashValue)).count == values.count)
+        #expect(SnapshotValue.data(prefix + Data([1])).hashValue == SnapshotValue.data(prefix + Data([1])).hashValue)
+    }
+
+    @Test func aUniquenessCheckOverDataSharingLongPrefixesStaysFast() throws {
+        // 20,000 values that differ only after their first 80 bytes: all in one hash bucket
+        // with Foundation's hash, which made the check quadratic (17 s).
+        let schema = Schema([
+            Schema.Entity(name: "Blob", attributes: [.init("bytes", .data)], uniquenessConstraints: [["bytes"]])
+        ])
+        let snapshots = (0..<20_000).map { index in
+            DefaultSnapshot(
+                persistentIdentifier: PersistentIdentifier(storeIdentifier: "S", entityName: "Blob", primaryKey: "\(index + 1)"),
+                values: ["bytes": .data(Data(repeating: 0, count: 100) + withUnsafeBytes(of: index) { Data($0) })])
+        }
+        let document = Document(header: DocumentHeader(storeIdentifier: "S", schemaVersion: schema.version), schema: schema, snapshots: snapshots)
+        let clock = ContinuousClock()
+        let elapsed = clock.measure { #expect(IntegrityChecker().problems(in: document) == []) }
+        #expect(elapsed < .seconds(3))
+    }
+
     @Test func integersFitTheirTypesRange() {
         #expect(SnapshotValue.int(127).fits(.int8))
         #expect(!SnapshotValue.int(128).fits(.int8))

@@ -27,6 +27,20 @@ import TripDocTestSupport
         #expect(fetched == [DefaultSnapshot(persistentIdentifier: permanent, values: values)])
     }
 
+    @Test func openingAStoreLeavesTheTemporaryFileOfAnotherProcessStillWriting() throws {
+        // A conversion to the same path in another process, still running.
+        let writer = Process()
+        writer.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        writer.arguments = ["30"]
+        try writer.run()
+        defer { writer.terminate() }
+        let folder = (path as NSString).deletingLastPathComponent
+        let temporary = ".store.json\(AtomicFileWriter.temporaryMarker)\(writer.processIdentifier)-7"
+        try Data("half a document".utf8).write(to: URL(fileURLWithPath: folder).appendingPathComponent(temporary))
+        _ = try ArchiveStore(path: path, format: JSONFormat(), schema: EdgeCaseDocuments.schema)
+        #expect(FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent(temporary)))
+    }
+
     @Test func aRefusedSaveLeavesTheFileUntouched() throws {
         let store = try ArchiveStore(path: path, format: JSONFormat(), schema: EdgeCaseDocuments.schema)
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -72,10 +86,44 @@ import TripDocTestSupport
     @Test func openingCleansTemporaryFilesACrashedSaveLeft() throws {
         _ = try ArchiveStore(path: path, format: JSONFormat(), schema: EdgeCaseDocuments.schema)
         let folder = (path as NSString).deletingLastPathComponent
+        // The writer that left it has ended.
+        let ended = Process()
+        ended.executableURL = URL(fileURLWithPath: "/bin/true")
+        try ended.run()
+        ended.waitUntilExit()
         let stale = (folder as NSString).appendingPathComponent(
-            "." + (path as NSString).lastPathComponent + AtomicFileWriter.temporaryMarker + "999-1")
+            "." + (path as NSString).lastPathComponent + AtomicFileWriter.temporaryMarker + "\(ended.processIdentifier)-1")
         try #require(FileManager.default.createFile(atPath: stale, contents: Data("half a docu".utf8)))
         _ = try ArchiveStore(path: path, format: JSONFormat())
         #expect(!FileManager.default.fileExists(atPath: stale))
+    }
+}
+
+/// The lock file beside a document is opened only as a regular file of its own: a symbolic
+/// link planted as `NAME.lock` is neither followed (which would create a file wherever it
+/// points) nor replaced, and the store says what to remove.
+@Suite struct LockFileTests {
+    @Test func aLockFileThatIsASymbolicLinkIsRefused() throws {
+        let scratch = try ScratchFolder("lock")
+        let path = scratch.file("store.json").path
+        let planted = scratch.file("planted").path
+        try FileManager.default.createSymbolicLink(atPath: path + ".lock", withDestinationPath: planted)
+        let error = try #require(throws: FileWriteError.self) {
+            _ = try ArchiveStore(path: path, format: JSONFormat(), schema: EdgeCaseDocuments.schema)
+        }
+        #expect(
+            error.description
+                == "could not save: the lock file \(path).lock is a symbolic link, which tripdoc never opens as its lock; remove it (the document was left as it was)")
+        #expect(!FileManager.default.fileExists(atPath: planted))
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test func aLockFileThatIsAFIFOIsRefusedWithoutBlocking() throws {
+        let scratch = try ScratchFolder("lock")
+        let path = scratch.file("store.json").path
+        #expect(mkfifo(path + ".lock", 0o644) == 0)
+        #expect(throws: FileWriteError(path: path + ".lock", operation: .lock, code: EINVAL)) {
+            _ = try ArchiveStore(path: path, format: JSONFormat(), schema: EdgeCaseDocuments.schema)
+        }
     }
 }

@@ -49,6 +49,21 @@ import Testing
         #expect(try tripdoc.contents("trips.json") != before)
     }
 
+    @Test(arguments: ["10000001", "9223372036854775807", "4611686018427387904", "-1"])
+    func sampleRefusesATripCountOutOfRange(count: String) throws {
+        let outcome = try tripdoc.run("sample", "-o", "big.json", "--trips", count)
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.hasPrefix("tripdoc: error: --trips must be from 0 to 10000000, not \(count)\n"))
+        #expect(!tripdoc.exists("big.json"))
+    }
+
+    @Test(arguments: [["show", "trips.json", "--limit", "-3"], ["history", "story.json", "--limit", "-3"]])
+    func aNegativeLimitIsRefusedAsOutOfRangeNotAsMissing(arguments: [String]) throws {
+        let outcome = try tripdoc.run(arguments)
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.hasPrefix("tripdoc: error: --limit must be 0 or more, not -3\n"))
+    }
+
     @Test func sampleNeedsAFormatItKnows() throws {
         #expect(
             try tripdoc.run("sample", "-o", "trips.csv")
@@ -367,7 +382,8 @@ import Testing
             #expect(
                 outcome.stderr.hasSuffix(
                     "the document holds more than the snapshot-count limit of 12 snapshots. If the file is trusted, "
-                        + "raise the limit: tripdoc --max snapshot-count=N, or DocumentLimits.maximumSnapshotCount in the API\n"),
+                        + "raise the limit: add --max snapshot-count=N after the command's name (tripdoc show --max "
+                        + "snapshot-count=N FILE), or DocumentLimits.maximumSnapshotCount in the API\n"),
                 "\(outcome.stderr)")
         }
         #expect(!tripdoc.exists("out.plist"))

@@ -115,3 +115,40 @@ extension DiffCommandTests {
         #expect(outcome.stdout.contains("    livingAccommodation: LivingAccommodation/2 → nil"))
     }
 }
+
+/// Objects are matched by their values, not by the hash of them: `Data` values that share their
+/// length and first 80 bytes (all Foundation's hash of `Data` reads) are told apart.
+@Suite struct DiffHashingTests {
+    let tripdoc: TripDocRunner
+
+    init() throws { tripdoc = try TripDocRunner() }
+
+    /// A document of `Blob`s whose `bytes` differ only after their 80th byte, in `order`, in
+    /// store `store`; with `unique`, `bytes` is the entity's uniqueness constraint.
+    func blobs(store: String, order: [Int], unique: Bool) -> String {
+        let snapshots = order.enumerated().map { place, value in
+            let bytes = Data(repeating: 7, count: 80) + Data(repeating: UInt8(value), count: 20)
+            return #"{"$id":"\#(place + 1)","bytes":"\#(bytes.base64EncodedString())"}"#
+        }
+        let constraint = unique ? #","uniquenessConstraints":[["bytes"]]"# : ""
+        return #"""
+            {"header":{"format":"tripdoc","formatVersion":1,"generator":"test","nextPrimaryKeys":{"Blob":\#(order.count + 1)},"schemaVersion":"1.0.0","storeIdentifier":"\#(store)"},
+            "schema":{"entities":[{"attributes":[{"name":"bytes","optional":false,"options":[],"type":"Data"}],"name":"Blob"\#(constraint)}],"version":"1.0.0"},
+            "snapshots":{"Blob":[\#(snapshots.joined(separator: ","))]}}
+            """#
+    }
+
+    @Test(arguments: [false, true])
+    func documentsWithTheSameDataInAnotherOrderAreTheSame(unique: Bool) throws {
+        try blobs(store: "A", order: [0, 1, 2, 3], unique: unique).write(
+            to: tripdoc.folder.appendingPathComponent("a.json"), atomically: true, encoding: .utf8)
+        try blobs(store: "B", order: [3, 2, 0, 1], unique: unique).write(
+            to: tripdoc.folder.appendingPathComponent("b.json"), atomically: true, encoding: .utf8)
+        #expect(try tripdoc.run("diff", "a.json", "b.json") == .init(status: 0, stdout: "", stderr: ""))
+        try blobs(store: "B", order: [3, 2, 0, 4], unique: unique).write(
+            to: tripdoc.folder.appendingPathComponent("c.json"), atomically: true, encoding: .utf8)
+        let different = try tripdoc.run("diff", "a.json", "c.json")
+        #expect(different.status == 1)
+        #expect(different.stdout.hasSuffix("1 added, 1 removed, 0 changed\n"))
+    }
+}

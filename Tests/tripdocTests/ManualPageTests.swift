@@ -44,7 +44,7 @@ import Testing
         #expect(isASCII)
         #expect(!page.contains("\n\n"))
         #expect(page.contains(".Sh \"EXIT STATUS\"\nExit status: 0 on success, 2 on any error"))
-        #expect(page.contains("How many trips to generate. (default: 3)"))
+        #expect(page.contains("How many trips to generate (0 to 10000000). (default: 3)"))
     }
 
     @Test func anEmptyInputLineFailsTheCheck() throws {

@@ -74,4 +74,35 @@ struct TripDocRunner {
             status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
             stderr: String(decoding: try Data(contentsOf: errorFile), as: UTF8.self))
     }
+
+    /// How a run that wrote its standard output somewhere else ended.
+    struct Ending: Equatable {
+        /// The exit status, or the signal that ended the process.
+        var status: Int32
+        /// Whether a signal ended the process.
+        var byASignal: Bool
+        var stderr: String
+    }
+
+    /// Runs `tripdoc arguments…` in the folder with standard output going to `output` (such as
+    /// `/dev/full`, or a pipe nobody reads).
+    func run(_ arguments: [String], standardOutput output: FileHandle) throws -> Ending {
+        let process = Process()
+        process.executableURL = program
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("stderr-\(UUID().uuidString)")
+        guard FileManager.default.createFile(atPath: errorFile.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: errorFile.path])
+        }
+        defer { try? FileManager.default.removeItem(at: errorFile) }
+        process.standardOutput = output
+        process.standardError = try FileHandle(forWritingTo: errorFile)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return Ending(
+            status: process.terminationStatus, byASignal: process.terminationReason == .uncaughtSignal,
+            stderr: String(decoding: try Data(contentsOf: errorFile), as: UTF8.self))
+    }
 }

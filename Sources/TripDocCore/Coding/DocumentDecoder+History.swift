@@ -98,10 +98,10 @@ extension DocumentDecoder {
             from: &reader, allowedKeys: ["attributes", "entity", "id", "kind", "tombstone", "values"]
         ) { member, reader in
             switch member {
-            case "entity": entityName = try reader.readString()
+            case "entity": entityName = try readName(from: &reader)
             case "id": key = try reader.readString()
             case "kind": kind = try reader.readString()
-            case "attributes": attributes = try decodeArray(from: &reader) { reader in try reader.readString() }
+            case "attributes": attributes = try decodeArray(from: &reader) { reader in try readName(from: &reader) }
             default:
                 // Typed by the entity, which comes first in key order; if a writer put it later,
                 // come back once it is known.

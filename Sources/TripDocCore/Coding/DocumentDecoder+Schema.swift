@@ -169,9 +169,9 @@ extension DocumentDecoder {
             let valueStart = reader.bookmark
             switch key {
             case "name": name = try reader.readString()
-            case "destination": destination = try reader.readString()
+            case "destination": destination = try readName(from: &reader)
             case "toMany": isToMany = try reader.readBool()
-            case "inverse": inverse = try reader.readString()
+            case "inverse": inverse = try readName(from: &reader)
             case "originalName": originalName = try reader.readString()
             case "deleteRule":
                 let text = try reader.readString()
@@ -204,7 +204,7 @@ extension DocumentDecoder {
 
     private func decodeNameLists<R: StructuredReader>(from reader: inout R) throws -> [[String]] {
         try decodeArray(from: &reader) { reader in
-            try decodeArray(from: &reader) { reader in try reader.readString() }
+            try decodeArray(from: &reader) { reader in try readName(from: &reader) }
         }
     }
 

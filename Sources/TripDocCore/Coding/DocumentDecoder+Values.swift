@@ -187,38 +187,8 @@ extension DocumentDecoder {
         }
     }
 
-    /// A decimal from `-?digits[.digits][(e|E)[+-]digits]` or `NaN`; `nil` for anything else
-    /// (Foundation's parser alone would accept `12abc` as 12).
+    /// A decimal from its text (``DecimalCoding/value(of:)``).
     static func decimal(from text: String) -> Decimal? {
-        if text == "NaN" { return Decimal.nan }
-        var index = text.utf8.startIndex
-        let bytes = text.utf8
-        func digits() -> Int {
-            var count = 0
-            while index < bytes.endIndex, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
-                index = bytes.index(after: index)
-                count += 1
-            }
-            return count
-        }
-        if index < bytes.endIndex, bytes[index] == UInt8(ascii: "-") { index = bytes.index(after: index) }
-        guard digits() > 0 else { return nil }
-        if index < bytes.endIndex, bytes[index] == UInt8(ascii: ".") {
-            index = bytes.index(after: index)
-            guard digits() > 0 else { return nil }
-        }
-        if index < bytes.endIndex, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
-            index = bytes.index(after: index)
-            if index < bytes.endIndex, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
-                index = bytes.index(after: index)
-            }
-            guard digits() > 0 else { return nil }
-        }
-        guard index == bytes.endIndex else { return nil }
-        // Decimal holds 38 significant digits; refuse more rather than let Foundation drop them.
-        let mantissa = text.prefix { $0 != "e" && $0 != "E" }.filter(\.isNumber)
-        let significant = mantissa.drop { $0 == "0" }.reversed().drop { $0 == "0" }
-        guard significant.count <= 38 else { return nil }
-        return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+        DecimalCoding.value(of: text)
     }
 }

@@ -442,6 +442,10 @@ public struct DocumentDecoder {
                     expected = keys[expectedIndex]
                     continue
                 }
+                guard NameNormalization.isNFC(key) else {
+                    throw failure(
+                        at: reader.bookmark, in: reader, NameNormalization.problem(with: key, what: "the member name"))
+                }
                 guard let property = plan.propertiesByName[key] else {
                     throw failure(
                         at: reader.bookmark, in: reader,
@@ -551,6 +555,9 @@ public struct DocumentDecoder {
         var seen: Set<String> = []
         while let key = try reader.nextKey() {
             let start = reader.bookmark
+            guard NameNormalization.isNFC(key) else {
+                throw failure(at: start, in: reader, NameNormalization.problem(with: key, what: "the member name"))
+            }
             if let allowedKeys, !allowedKeys.contains(key) {
                 throw failure(
                     at: start, in: reader,
@@ -561,6 +568,17 @@ public struct DocumentDecoder {
             }
             try within(key) { try member(key, &reader) }
         }
+    }
+
+    /// Reads a string that names an entity or a property, refusing one that is not in NFC
+    /// (``NameNormalization``).
+    func readName<R: StructuredReader>(from reader: inout R) throws -> String {
+        let start = reader.bookmark
+        let name = try reader.readString()
+        guard NameNormalization.isNFC(name) else {
+            throw failure(at: start, in: reader, NameNormalization.problem(with: name))
+        }
+        return name
     }
 
     /// Throws unless the next value is of `kind`.

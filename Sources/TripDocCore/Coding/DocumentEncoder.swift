@@ -191,7 +191,7 @@ public struct DocumentEncoder {
             if v.isFinite { writer.writeDouble(v) } else { writer.writeString(Self.nonFiniteText(v)) }
         case .float(let v):
             if v.isFinite { writer.writeFloat(v) } else { writer.writeString(Self.nonFiniteText(v)) }
-        case .decimal(let v): writer.writeString(v.isNaN ? "NaN" : v.description)
+        case .decimal(let v): writer.writeString(DecimalCoding.text(of: v))
         case .string(let v): writer.writeString(v)
         case .date(let v):
             if DateCoding.withText(of: v, { writer.writeString(plainASCII: $0) }) != nil {

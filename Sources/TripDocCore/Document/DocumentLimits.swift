@@ -84,8 +84,8 @@ public struct DocumentLimits: Hashable, Sendable {
 
         /// What to do about a document over this cap.
         public var hint: String {
-            "If the file is trusted, raise the limit: tripdoc --max \(rawValue)=N, "
-                + "or DocumentLimits.\(propertyName) in the API"
+            "If the file is trusted, raise the limit: add --max \(rawValue)=N after the command's name "
+                + "(tripdoc show --max \(rawValue)=N FILE), or DocumentLimits.\(propertyName) in the API"
         }
     }
 

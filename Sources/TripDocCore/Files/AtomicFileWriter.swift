@@ -1,3 +1,4 @@
+import CInterruptCleanup
 import Foundation
 
 #if canImport(Glibc)
@@ -13,9 +14,10 @@ import Foundation
 ///
 /// The protocol: write a temporary file in the same folder (asking the system to start writing
 /// each megabyte to disk as it comes), `fsync` it, give it the original's
-/// permissions, `rename` it over the original, `fsync` the folder. A symbolic link is followed,
-/// so the link stays a link and its target gets the new contents. The file is never truncated
-/// in place.
+/// permissions (and its owner and group where the process may set them), `rename` it over the
+/// original, `fsync` the folder. A symbolic link is followed, so the link stays a link and its
+/// target gets the new contents; a loop of links is refused (`ELOOP`) rather than replaced. The
+/// file is never truncated in place.
 public struct AtomicFileWriter: Sendable {
     /// The system calls used; tests substitute failing ones.
     public var calls: any FileSystemCalls
@@ -39,30 +41,62 @@ public struct AtomicFileWriter: Sendable {
 
     /// Writes the bytes `produce` hands to its ``Output`` to `path` atomically, so a document
     /// can be written piece by piece without ever being whole in memory. When `produce` throws,
-    /// the temporary file is removed and `path` is left as it was.
+    /// the temporary file is removed and `path` is left as it was. Without `replacing`, a file
+    /// at `path` is never replaced, not even one another program creates while this one writes:
+    /// the write then fails with `EEXIST` and leaves it alone.
     ///
     /// - Throws: ``FileWriteError`` naming the file and the step that failed, or what `produce`
     ///   throws.
-    public func write(to path: String, _ produce: (Output) throws -> Void) throws {
+    public func write(to path: String, replacing: Bool = true, _ produce: (Output) throws -> Void) throws {
+        try prepare(to: path, produce).commit(replacing: replacing)
+    }
+
+    /// Writes what `produce` hands its ``Output`` into a temporary file beside `path`, flushed
+    /// to disk, that replaces `path` only when the returned ``PreparedFile`` is committed: two
+    /// files written together (a document and its remap table) are committed one after the
+    /// other once both are complete, or neither is. A prepared file that is never committed is
+    /// removed.
+    ///
+    /// - Throws: ``FileWriteError`` naming the file and the step that failed, or what `produce`
+    ///   throws (the temporary file is then removed).
+    public func prepare(to path: String, _ produce: (Output) throws -> Void) throws -> PreparedFile {
         let target = Self.resolvingSymbolicLinks(path)
+        var linkStatus = stat()
+        if lstat(target, &linkStatus) == 0, linkStatus.st_mode & S_IFMT == S_IFLNK {
+            // Still a link after 40 of them: a loop, which a rename would replace.
+            throw FileWriteError(path: path, operation: .createTemporaryFile, code: ELOOP)
+        }
         let folder = (target as NSString).deletingLastPathComponent.isEmpty
             ? "." : (target as NSString).deletingLastPathComponent
         let name = (target as NSString).lastPathComponent
+        Self.removeStaleTemporaryFiles(besides: path)
         let temporary = (folder as NSString).appendingPathComponent(
             ".\(name)\(Self.temporaryMarker)\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
 
         var status = stat()
-        let originalMode: mode_t? = stat(target, &status) == 0 ? status.st_mode & 0o7777 : nil
+        let original = stat(target, &status) == 0 ? status : nil
+        let originalMode: mode_t? = original.map { $0.st_mode & 0o7777 }
 
         // Created with the final permissions, so a private document is never readable by others,
         // not even while its temporary copy is written.
         let fd = calls.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, originalMode ?? 0o666)
         guard fd >= 0 else { throw FileWriteError(path: path, operation: .createTemporaryFile, code: errno) }
+        // Removed if the process is interrupted before the file is in place (in programs that
+        // call ``removeTemporaryFilesOnInterruption()``).
+        let interruptionSlot = CInterruptCleanup_remember(temporary)
         var closed = false
-        var renamed = false
+        var prepared = false
         defer {
             if !closed { _ = calls.close(fd) }
-            if !renamed { _ = calls.unlink(temporary) }
+            if !prepared {
+                _ = calls.unlink(temporary)
+                CInterruptCleanup_forget(interruptionSlot)
+            }
+        }
+        // The original's owner and group too, where the process may give them (root, or a group
+        // it belongs to); otherwise the new file is the writer's, as any new file would be.
+        if let original, original.st_uid != geteuid() || original.st_gid != getegid() {
+            _ = fchown(fd, original.st_uid, original.st_gid)
         }
         try produce(Output(descriptor: fd, path: path, calls: calls))
         if let originalMode, calls.fchmod(fd, originalMode) != 0 {
@@ -71,15 +105,97 @@ public struct AtomicFileWriter: Sendable {
         guard calls.fsync(fd) == 0 else { throw FileWriteError(path: path, operation: .flush, code: errno) }
         closed = true
         guard calls.close(fd) == 0 else { throw FileWriteError(path: path, operation: .close, code: errno) }
-        guard calls.rename(temporary, target) == 0 else {
-            throw FileWriteError(path: path, operation: .rename, code: errno)
+        prepared = true
+        return PreparedFile(
+            path: path, target: target, folder: folder, temporary: temporary, calls: calls, interruptionSlot: interruptionSlot)
+    }
+
+    /// Makes SIGINT, SIGTERM and SIGHUP remove the temporary files of the writes in progress
+    /// before they end the process as they otherwise would (signals the process ignores stay
+    /// ignored). For programs, such as the `tripdoc` tool, to call once at start; a process that
+    /// is killed (SIGKILL) leaves its temporary file, which the next write beside it removes
+    /// (``removeStaleTemporaryFiles(besides:)``).
+    public static func removeTemporaryFilesOnInterruption() {
+        CInterruptCleanup_install()
+    }
+
+    /// A complete temporary file, flushed to disk, waiting to replace its document
+    /// (``AtomicFileWriter/prepare(to:_:)``).
+    public final class PreparedFile {
+        /// The file as the caller named it.
+        public let path: String
+        let target: String
+        let folder: String
+        let temporary: String
+        let calls: any FileSystemCalls
+        let interruptionSlot: Int32
+        private var settled = false
+        /// Whether ``commit(replacing:)`` gave the file a name no file had (so that taking it
+        /// back loses nothing).
+        private var createdNewFile = false
+
+        init(
+            path: String, target: String, folder: String, temporary: String, calls: any FileSystemCalls,
+            interruptionSlot: Int32
+        ) {
+            self.interruptionSlot = interruptionSlot
+            self.path = path
+            self.target = target
+            self.folder = folder
+            self.temporary = temporary
+            self.calls = calls
         }
-        renamed = true
-        let folderDescriptor = calls.open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
-        guard folderDescriptor >= 0 else { throw FileWriteError(path: path, operation: .flushFolder, code: errno) }
-        defer { _ = calls.close(folderDescriptor) }
-        guard calls.fsync(folderDescriptor) == 0 else {
-            throw FileWriteError(path: path, operation: .flushFolder, code: errno)
+
+        deinit { discard() }
+
+        /// Puts the file in place: renamed over the document when `replacing`, otherwise
+        /// linked to its name only if no file has that name (atomically: of two writers, one
+        /// fails with `EEXIST`), then the folder is flushed to disk.
+        ///
+        /// - Throws: ``FileWriteError``; the temporary file is then removed.
+        public func commit(replacing: Bool = true) throws {
+            precondition(!settled, "a prepared file is committed or discarded once")
+            defer { discard() }
+            if replacing {
+                var status = stat()
+                let existed = lstat(target, &status) == 0
+                guard calls.rename(temporary, target) == 0 else {
+                    throw FileWriteError(path: path, operation: .rename, code: errno)
+                }
+                createdNewFile = !existed
+            } else {
+                guard calls.renameWithoutReplacing(temporary, target) == 0 else {
+                    throw FileWriteError(path: path, operation: .rename, code: errno)
+                }
+                createdNewFile = true
+            }
+            settled = true
+            CInterruptCleanup_forget(interruptionSlot)
+            let folderDescriptor = calls.open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
+            guard folderDescriptor >= 0 else { throw FileWriteError(path: path, operation: .flushFolder, code: errno) }
+            defer { _ = calls.close(folderDescriptor) }
+            guard calls.fsync(folderDescriptor) == 0 else {
+                throw FileWriteError(path: path, operation: .flushFolder, code: errno)
+            }
+        }
+
+        /// Takes back a committed file that did not exist before: what a caller does when a
+        /// second file that belongs with this one fails to commit. A file that replaced another
+        /// stays; an uncommitted one is discarded.
+        public func withdraw() {
+            discard()
+            if createdNewFile {
+                _ = calls.unlink(target)
+                createdNewFile = false
+            }
+        }
+
+        /// Removes the temporary file, leaving the document as it was (nothing once committed).
+        public func discard() {
+            guard !settled else { return }
+            settled = true
+            _ = calls.unlink(temporary)
+            CInterruptCleanup_forget(interruptionSlot)
         }
     }
 
@@ -133,15 +249,22 @@ public struct AtomicFileWriter: Sendable {
         }
     }
 
-    /// Removes temporary files a crashed save left beside `path` (`.NAME.tripdoc-tmp-*`). Call it
-    /// only while holding the document's lock, so that no save in progress loses its file.
+    /// Removes temporary files that writers which are no longer running left beside `path`
+    /// (`.NAME.tripdoc-tmp-PID-RANDOM`, whose process `PID` no longer exists): a crashed save or
+    /// a killed conversion. The temporary file of a write in progress, in this process or
+    /// another, is left alone, so this needs no lock; every write calls it first.
     public static func removeStaleTemporaryFiles(besides path: String) {
         let target = resolvingSymbolicLinks(path)
         let folder = (target as NSString).deletingLastPathComponent.isEmpty ? "." : (target as NSString).deletingLastPathComponent
         let prefix = "." + (target as NSString).lastPathComponent + temporaryMarker
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
         for name in names where name.hasPrefix(prefix) {
-            try? FileManager.default.removeItem(atPath: (folder as NSString).appendingPathComponent(name))
+            // A process that exists (kill answers, or refuses for lack of permission) may be
+            // writing it; only a writer that is gone cannot.
+            guard let pid = pid_t(name.dropFirst(prefix.count).prefix(while: { $0 != "-" })), pid > 0,
+                kill(pid, 0) != 0, errno == ESRCH
+            else { continue }
+            _ = unlink((folder as NSString).appendingPathComponent(name))
         }
     }
 
@@ -193,6 +316,11 @@ public struct FileWriteError: Error, Hashable, Sendable, CustomStringConvertible
     }
 
     public var description: String {
+        if operation == .lock, code == ELOOP || code == EINVAL {
+            return "could not save: the lock file \(path) is "
+                + (code == ELOOP ? "a symbolic link" : "not a regular file")
+                + ", which tripdoc never opens as its lock; remove it (the document was left as it was)"
+        }
         let reason = String(cString: strerror(code))
         let outcome =
             operation.leavesOriginalIntact

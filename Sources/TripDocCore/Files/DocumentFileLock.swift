@@ -22,9 +22,17 @@ final class DocumentFileLock {
     /// - Throws: ``FileWriteError`` when the lock file cannot be opened or locked.
     init(documentPath path: String) throws {
         let lockPath = AtomicFileWriter.resolvingSymbolicLinks(path) + ".lock"
-        // Read-only is enough for flock, and lets users without write access to the lock file share it.
-        let descriptor = open(lockPath, O_RDONLY | O_CREAT | O_CLOEXEC, 0o666)
+        // Read-only is enough for flock, and lets users without write access to the lock file
+        // share it. Never through a symbolic link (one planted there would have the lock file
+        // created wherever it points), and never anything but a regular file (opening a FIFO
+        // would block).
+        let descriptor = open(lockPath, O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o666)
         guard descriptor >= 0 else { throw FileWriteError(path: lockPath, operation: .lock, code: errno) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
+            throw FileWriteError(path: lockPath, operation: .lock, code: EINVAL)
+        }
         while flock(descriptor, LOCK_EX) != 0 {
             if errno == EINTR { continue }
             let code = errno

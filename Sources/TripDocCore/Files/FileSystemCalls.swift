@@ -27,6 +27,11 @@ public protocol FileSystemCalls: Sendable {
     func rename(_ from: String, _ to: String) -> Int32
     /// The corresponding C function is `unlink`.
     func unlink(_ path: String) -> Int32
+    /// Gives `from` the name `to` unless a file already has that name, which is then left
+    /// alone (`EEXIST`): atomic, so of two callers only one succeeds. The corresponding C
+    /// function is `renameat2` with `RENAME_NOREPLACE` on Linux, or `link` then `unlink` where
+    /// the file system does not support it.
+    func renameWithoutReplacing(_ from: String, _ to: String) -> Int32
     /// Asks the system to start writing `count` bytes of `fd` from `offset` to disk without
     /// waiting for them, so that the `fsync` at the end of a save has less left to wait for. A
     /// hint: a failure only means the `fsync` does all the work. The corresponding C function is
@@ -37,6 +42,17 @@ public protocol FileSystemCalls: Sendable {
 
 extension FileSystemCalls {
     public func startWriteback(_ fd: Int32, offset: Int, count: Int) -> Int32 { 0 }
+
+    public func renameWithoutReplacing(_ from: String, _ to: String) -> Int32 {
+        #if os(Linux)
+            if CWriteback_renameWithoutReplacing(from, to) == 0 { return 0 }
+            guard errno == EINVAL || errno == ENOSYS else { return -1 }
+        #endif
+        // A file system without RENAME_NOREPLACE: a hard link fails with EEXIST as well.
+        guard link(from, to) == 0 else { return -1 }
+        _ = unlink(from)
+        return 0
+    }
 }
 
 /// The real system calls.

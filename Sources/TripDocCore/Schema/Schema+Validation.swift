@@ -51,6 +51,10 @@ extension Schema {
             }
             for relationship in entity.relationships {
                 let place = "\(entity.name).\(relationship.name)"
+                for name in [relationship.destination] + (relationship.inverseName.map { [$0] } ?? [])
+                where !NameNormalization.isNFC(name) {
+                    problems.append("\(place): " + NameNormalization.problem(with: name))
+                }
                 guard let destination = byName[relationship.destination] else {
                     problems.append("\(place): destination entity '\(relationship.destination)' does not exist")
                     continue
@@ -82,11 +86,17 @@ extension Schema {
             }
             for constraint in entity.uniquenessConstraints {
                 if constraint.isEmpty { problems.append("\(entity.name): an empty uniqueness constraint") }
+                for name in constraint where !NameNormalization.isNFC(name) {
+                    problems.append("\(entity.name): uniqueness constraint: " + NameNormalization.problem(with: name))
+                }
                 for name in constraint where entity.attribute(named: name) == nil {
                     problems.append("\(entity.name): uniqueness constraint names '\(name)', which is not an attribute")
                 }
             }
             for index in entity.indices {
+                for name in index where !NameNormalization.isNFC(name) {
+                    problems.append("\(entity.name): index: " + NameNormalization.problem(with: name))
+                }
                 for name in index where !seenProperties.contains(name) {
                     problems.append("\(entity.name): index names '\(name)', which is not a property")
                 }
@@ -100,7 +110,7 @@ extension Schema {
     /// Whether `name` is in Unicode normalization form C, byte for byte (Swift's `==` would
     /// call `é` and `e\u{301}` equal, which documents compare by bytes cannot).
     static func isNFC(_ name: String) -> Bool {
-        name.utf8.elementsEqual(name.precomposedStringWithCanonicalMapping.utf8)
+        NameNormalization.isNFC(name)
             && !name.unicodeScalars.contains {
                 $0.properties.generalCategory == .control || $0.properties.isNoncharacterCodePoint
             }

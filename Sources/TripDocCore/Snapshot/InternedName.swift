@@ -7,7 +7,9 @@ import Foundation
 ///
 /// Names are told apart as Swift strings are, under Unicode canonical equivalence (as documents'
 /// referring names are matched, FORMATS 1.2): two spellings of one name are one name, which reads
-/// back in the spelling first met. The table only grows: a process names a few stores and entities.
+/// back in Unicode Normalization Form C, the only spelling documents hold (``NameNormalization``):
+/// an identifier made with `"Cafe\u{301}"` is written as `"Café"`, never in a spelling a reader
+/// refuses. The table only grows: a process names a few stores and entities.
 struct InternedName: Hashable, Sendable {
     /// The name's number in the table.
     let number: UInt32
@@ -43,7 +45,8 @@ struct InternedName: Hashable, Sendable {
             let (chunk, place) = count.quotientAndRemainder(dividingBy: Self.chunkSize)
             precondition(chunk < Self.chunkCount, "more than \(Self.chunkSize * Self.chunkCount) distinct names")
             if chunks[chunk] == nil { chunks[chunk] = .allocate(capacity: Self.chunkSize) }
-            (chunks[chunk]! + place).initialize(to: text)
+            (chunks[chunk]! + place).initialize(
+                to: NameNormalization.isNFC(text) ? text : text.precomposedStringWithCanonicalMapping)
             let number = UInt32(count)
             numbers[text] = number
             count += 1

@@ -66,7 +66,11 @@ extension SnapshotValue: Hashable {
         case .decimal(let v): hasher.combine(v.isNaN ? "NaN" : v.description)
         case .string(let v): hasher.combine(v)
         case .date(let v): hasher.combine(v.timeIntervalSinceReferenceDate.bitPattern)
-        case .data(let v): hasher.combine(v)
+        case .data(let v):
+            // Foundation's own hash of `Data` reads only its first 80 bytes: values that share
+            // them would all collide (a uniqueness check over them went quadratic).
+            hasher.combine(v.count)
+            v.withUnsafeBytes { hasher.combine(bytes: $0) }
         case .uuid(let v): hasher.combine(v)
         case .url(let v): hasher.combine(v.absoluteString)
         case .array(let v): hasher.combine(v)
@@ -87,7 +91,10 @@ extension SnapshotValue {
         case .uint: "an unsigned integer"
         case .double: "a Double"
         case .float: "a Float"
-        case .decimal: "a Decimal"
+        case .decimal(let v):
+            DecimalCoding.isStorable(v)
+                ? "a Decimal"
+                : "a Decimal of more than 38 significant digits (\(v)), which documents cannot hold (FORMATS 3.7)"
         case .string: "a String"
         case .date: "a Date"
         case .data: "Data"
@@ -119,13 +126,17 @@ extension SnapshotValue {
     }
 
     /// Whether the value can be stored in an attribute of `type` (`.null` fits no type;
-    /// optionality is the attribute's business).
+    /// optionality is the attribute's business): of its kind, in its range, and for a `Decimal`
+    /// one whose text reads back (``DecimalCoding/isStorable(_:)``).
     public func fits(_ type: AttributeType) -> Bool {
         if case .codable = type { return isCodableValue }
         switch (self, type) {
         case (.string, .string), (.bool, .bool), (.double, .double), (.float, .float),
-            (.decimal, .decimal), (.date, .date), (.data, .data), (.uuid, .uuid), (.url, .url):
+            (.date, .date), (.data, .data), (.uuid, .uuid), (.url, .url):
             return true
+        case (.decimal(let v), .decimal):
+            // What the reader would refuse (39 significant digits) fits no attribute.
+            return DecimalCoding.isStorable(v)
         case (.int(let v), _):
             return type.signedRange?.contains(v) ?? false
         case (.uint(let v), _):

@@ -61,11 +61,14 @@ extension TripDocCommand {
             try destination.check(notSameAs: input)
             let tableDestination = remapTable.map { OutputDestination(path: $0, force: force) }
             try tableDestination?.check(notSameAs: input)
+            try tableDestination?.check(distinctFrom: destination, as: "--remap-table")
             let limits = try limitOptions.limits()
             let progress = TerminalProgress.forStandardError()
             defer { progress?.finish() }
             let data = try DocumentFileReader.contents(of: input, limits: limits, mapped: true)
-            let sourceFormat = try DocumentFile.format(of: data, path: input)
+            let sourceFormat = try DocumentFileReader.reading(data, path: input) {
+                try DocumentFile.format(of: data, path: input)
+            }
             if let storeIdentifier, storeIdentifier.isEmpty {
                 throw TripDocError.invalidArgument("--store-identifier must not be empty")
             }
@@ -74,17 +77,19 @@ extension TripDocCommand {
             if !renumber, output != "-" {
                 do {
                     var table: RemapTable?
-                    try destination.write { sink in
+                    let written = try destination.prepare { sink in
                         try CodingProgress.$observer.withValue(progress) {
                             progress?.begin("converting \(input) to \(output)")
-                            table = try DocumentStreamConversion.convert(
-                                data, path: input, format: sourceFormat, limits: limits, to: format,
-                                storeIdentifier: storeIdentifier ?? UUID().uuidString,
-                                wantsRemapTable: tableDestination != nil, sink: sink)
+                            table = try DocumentFileReader.reading(data, path: input) {
+                                try DocumentStreamConversion.convert(
+                                    data, path: input, format: sourceFormat, limits: limits, to: format,
+                                    storeIdentifier: storeIdentifier ?? UUID().uuidString,
+                                    wantsRemapTable: tableDestination != nil, sink: sink)
+                            }
                         }
                     }
                     progress?.finish()
-                    if let tableDestination, let table { try tableDestination.write(try table.jsonData()) }
+                    try Self.commit(written, tableDestination.map { try $0.prepare(try table!.jsonData()) })
                     return
                 } catch is DocumentStreamConversion.Unavailable {
                     // Converted in memory below.
@@ -99,9 +104,22 @@ extension TripDocCommand {
                 return (conversion, try format.writeDocument(conversion.document))
             }
             progress?.finish()
-            let table = try tableDestination.map { _ in try RemapTable(conversion).jsonData() }
-            try destination.write(written)
-            if let tableDestination, let table { try tableDestination.write(table) }
+            let table = try tableDestination.map { try $0.prepare(try RemapTable(conversion).jsonData()) }
+            try Self.commit(try destination.prepare(written), table)
+        }
+
+        /// Puts the document and its remap table in place together, once both are complete
+        /// (nothing is in place while either could still fail to be made): the document first,
+        /// and if the table then fails, the document is taken back when it is a file this
+        /// command created (one on standard output cannot be).
+        private static func commit(_ document: PreparedOutput, _ table: PreparedOutput?) throws {
+            try document.commit()
+            do {
+                try table?.commit()
+            } catch {
+                document.withdraw()
+                throw error
+            }
         }
     }
 }

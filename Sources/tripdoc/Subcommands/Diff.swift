@@ -112,18 +112,17 @@ extension TripDocCommand {
             if !quiet {
                 if patch {
                     let patch = try DocumentPatch(diff, schemaVersionA: first.schema.version, schemaVersionB: second.schema.version)
-                    FileHandle.standardOutput.write(try patch.jsonData())
+                    try StandardOutput.write(try patch.jsonData())
                 } else if json {
-                    FileHandle.standardOutput.write(
+                    try StandardOutput.write(
                         try diff.jsonData(schemaA: first.schema, schemaB: second.schema))
                 } else {
                     let colour = isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
-                    print(diff.text(colour: colour), terminator: "")
+                    try StandardOutput.write(diff.text(colour: colour))
                 }
             }
             // The documents are left to the process's end: releasing millions of snapshots one by
             // one takes longer than the exit that reclaims their memory at once.
-            fflush(nil)
             withExtendedLifetime((first, second, diff)) { Foundation.exit(diff.isIdentical ? 0 : 1) }
         }
     }

@@ -48,7 +48,7 @@ extension TripDocCommand {
             help: "Only changes to objects of --entity that meet this condition (the language of show --where).")
         var condition: String?
 
-        @Option(help: "At most this many transactions.")
+        @Option(parsing: .unconditional, help: "At most this many transactions.")
         var limit: Int?
 
         @Flag(help: "Newest transactions first.")
@@ -73,9 +73,9 @@ extension TripDocCommand {
                 author: author, entityNames: entity.map { [$0] }, fetchLimit: limit, newestFirst: newestFirst)
             let report = try HistoryReport(source, query: query, condition: condition)
             if json {
-                FileHandle.standardOutput.write(try report.jsonData())
+                try StandardOutput.write(try report.jsonData())
             } else {
-                print(report.text, terminator: "")
+                try StandardOutput.write(report.text)
             }
         }
     }

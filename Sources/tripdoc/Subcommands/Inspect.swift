@@ -43,9 +43,9 @@ extension TripDocCommand {
         func run() throws {
             let report = try InspectionReport.inspect(path: file, limits: limitOptions.limits())
             if json {
-                FileHandle.standardOutput.write(try report.jsonData())
+                try StandardOutput.write(try report.jsonData())
             } else {
-                print(report.text, terminator: "")
+                try StandardOutput.write(report.text)
             }
             if check, !report.problems.isEmpty { throw ExitCode(1) }
         }

@@ -87,9 +87,9 @@ extension TripDocCommand {
                 throw ExitCode(1)
             }
             if json {
-                FileHandle.standardOutput.write(try merge.jsonData())
+                try StandardOutput.write(try merge.jsonData())
             } else {
-                print(merge.text, terminator: "")
+                try StandardOutput.write(merge.text)
             }
             if !merge.conflicts.isEmpty { throw ExitCode(1) }
         }

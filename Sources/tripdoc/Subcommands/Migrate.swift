@@ -71,7 +71,7 @@ extension TripDocCommand {
             if output == "-", !dryRun {
                 FileHandle.standardError.write(Data(migration.text.utf8))
             } else {
-                print(migration.text, terminator: "")
+                try StandardOutput.write(migration.text)
             }
         }
     }

@@ -22,7 +22,8 @@ extension TripDocCommand {
         @Option(name: .shortAndLong, help: "The document to write ('-' for standard output).")
         var output: String
 
-        @Option(help: "How many trips to generate.")
+        // Unconditional, so that `--trips -1` is a value to refuse, not a missing one.
+        @Option(parsing: .unconditional, help: "How many trips to generate (0 to 10000000).")
         var trips: Int = 3
 
         @Option(help: "The seed of the generator; the same seed gives the same document.")
@@ -39,7 +40,9 @@ extension TripDocCommand {
         var force = false
 
         func validate() throws {
-            guard trips >= 0 else { throw ValidationError("--trips must be 0 or more, not \(trips)") }
+            guard (0...SampleTrips.maximumTrips).contains(trips) else {
+                throw ValidationError("--trips must be from 0 to \(SampleTrips.maximumTrips), not \(trips)")
+            }
         }
 
         func run() throws {

@@ -51,9 +51,9 @@ extension TripDocCommand {
             func run() throws {
                 let report = try SchemaReport.read(path: file, limits: limitOptions.limits())
                 if json {
-                    FileHandle.standardOutput.write(report.jsonData())
+                    try StandardOutput.write(report.jsonData())
                 } else {
-                    print(report.text, terminator: "")
+                    try StandardOutput.write(report.text)
                 }
             }
         }
@@ -100,9 +100,9 @@ extension TripDocCommand {
             func run() throws {
                 let report = try SchemaDiffReport.compare(a, b, limits: limitOptions.limits())
                 if json {
-                    FileHandle.standardOutput.write(try report.jsonData())
+                    try StandardOutput.write(try report.jsonData())
                 } else {
-                    print(report.text, terminator: "")
+                    try StandardOutput.write(report.text)
                 }
                 if !report.isEmpty { throw ExitCode(1) }
             }

@@ -49,7 +49,7 @@ extension TripDocCommand {
         @Option(help: "Show only this entity.")
         var entity: String?
 
-        @Option(help: "Show at most this many snapshots per entity.")
+        @Option(parsing: .unconditional, help: "Show at most this many snapshots per entity.")
         var limit: Int?
 
         @Option(name: .customLong("where"), help: "Show only the snapshots of --entity that meet this condition.")
@@ -80,15 +80,17 @@ extension TripDocCommand {
         func run() throws {
             let limits = try limitOptions.limits()
             let data = try DocumentFileReader.contents(of: file, limits: limits, mapped: true)
-            let format = try DocumentFile.format(of: data, path: file)
+            let format = try DocumentFileReader.reading(data, path: file) { try DocumentFile.format(of: data, path: file) }
             let query = DocumentQuery(
                 entityName: entity, condition: condition, sort: sort, reversed: reverse, limit: limit, identifier: id,
                 follow: follow)
-            let selection = try query.select(from: data, format: format, file: file, limits: limits)
+            let selection = try DocumentFileReader.reading(data, path: file) {
+                try query.select(from: data, format: format, file: file, limits: limits)
+            }
             if json {
-                FileHandle.standardOutput.write(try SnapshotTable.jsonData(for: selection.tables, of: selection.document))
+                try StandardOutput.write(try SnapshotTable.jsonData(for: selection.tables, of: selection.document))
             } else {
-                print(selection.tables.map(\.text).joined(separator: "\n"), terminator: "")
+                try StandardOutput.write(selection.tables.map(\.text).joined(separator: "\n"))
             }
         }
     }
