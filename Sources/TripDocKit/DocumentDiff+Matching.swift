@@ -154,8 +154,10 @@ extension DocumentDiff {
             case .unique:
                 let constraint = b.schema.entity(named: entity)!.effectiveUniquenessConstraints[0]
                 let places = (Self.positions(of: constraint, in: fromA), Self.positions(of: constraint, in: fromB))
-                matchByFingerprint(entity, fromA, fromB) { _, snapshot, isA, key in
-                    for position in isA ? places.0 : places.1 { key.combine(Self.value(of: snapshot, at: position)) }
+                matchByFingerprint(entity, fromA, fromB) { _, snapshot, isA, hasher in
+                    for position in isA ? places.0 : places.1 { hasher.combine(Self.value(of: snapshot, at: position)) }
+                } equal: { _, a, b in
+                    zip(places.0, places.1).allSatisfy { Self.value(of: a, at: $0) == Self.value(of: b, at: $1) }
                 }
             case .content:
                 let attributes = comparedAttributes(of: entity).map(\.name)
@@ -167,24 +169,33 @@ extension DocumentDiff {
                 let toOnePlaces = (Self.positions(of: toOne, in: fromA), Self.positions(of: toOne, in: fromB))
                 // First objects equal in everything, then, among the rest, objects with equal
                 // attributes whose references changed (a re-pointed item is a change, not a swap).
-                matchByFingerprint(entity, fromA, fromB) { comparison, snapshot, isA, key in
+                matchByFingerprint(entity, fromA, fromB) { comparison, snapshot, isA, hasher in
                     for position in isA ? attributePlaces.0 : attributePlaces.1 {
-                        key.combine(Self.value(of: snapshot, at: position))
+                        hasher.combine(Self.value(of: snapshot, at: position))
                     }
                     for position in isA ? toOnePlaces.0 : toOnePlaces.1 {
                         guard case .reference(let target) = Self.value(of: snapshot, at: position) else {
-                            key.combine(SnapshotValue.null)
+                            hasher.combine(SnapshotValue.null)
                             continue
                         }
                         guard isA else {
-                            key.combine(.reference(target))
+                            hasher.combine(target)
                             continue
                         }
                         if let matched = comparison.matched(target) {
-                            key.combine(.reference(matched))
+                            hasher.combine(matched)
                         } else {
-                            // Equal to no reference of B's.
-                            key.combine(.string("unmatched \(target)"))
+                            hasher.combine("unmatched \(target)")
+                        }
+                    }
+                } equal: { comparison, a, b in
+                    guard zip(attributePlaces.0, attributePlaces.1).allSatisfy({ Self.value(of: a, at: $0) == Self.value(of: b, at: $1) })
+                    else { return false }
+                    return zip(toOnePlaces.0, toOnePlaces.1).allSatisfy { placeA, placeB in
+                        switch (Self.value(of: a, at: placeA), Self.value(of: b, at: placeB)) {
+                        case (.reference(let targetA), .reference(let targetB)): comparison.matched(targetA) == targetB
+                        case (.reference, _), (_, .reference): false
+                        default: true  // neither refers to anything
                         }
                     }
                 }
@@ -196,10 +207,12 @@ extension DocumentDiff {
                 }
                 matchByFingerprint(
                     entity, fromA, fromB, onlyA: { [pairedA] in !pairedA[$0] }, onlyB: { [pairedB] in !pairedB[$0] }
-                ) { _, snapshot, isA, key in
+                ) { _, snapshot, isA, hasher in
                     for position in isA ? attributePlaces.0 : attributePlaces.1 {
-                        key.combine(Self.value(of: snapshot, at: position))
+                        hasher.combine(Self.value(of: snapshot, at: position))
                     }
+                } equal: { _, a, b in
+                    zip(attributePlaces.0, attributePlaces.1).allSatisfy { Self.value(of: a, at: $0) == Self.value(of: b, at: $1) }
                 }
             }
         }
@@ -217,15 +230,16 @@ extension DocumentDiff {
             return record.value(at: position)
         }
 
-        /// Pairs objects whose fingerprinted values are equal, first come first served, in
-        /// document order, among the positions `onlyA` and `onlyB` admit. A fingerprint is the
-        /// 64-bit hash of the values `fingerprint` feeds its ``FingerprintKey``: hashes only pick
-        /// the candidates, and the values themselves, collected again for the candidates, decide
-        /// (two objects whose hashes collide are not paired unless their values are equal).
+        /// Pairs objects whose matched values are equal, first come first served, in document
+        /// order, among the positions `onlyA` and `onlyB` admit. A fingerprint, the 64-bit hash
+        /// of the values `fingerprint` feeds the hasher, only picks the candidates; `equal`,
+        /// which compares the same values (A's references as matched in B), decides: two
+        /// objects whose hashes collide are not paired unless their values are equal.
         private mutating func matchByFingerprint(
             _ entity: String, _ fromA: [SnapshotRecord], _ fromB: [SnapshotRecord],
             onlyA: (Int) -> Bool = { _ in true }, onlyB: (Int) -> Bool = { _ in true },
-            fingerprint: (_ comparison: Comparison, SnapshotRecord, _ isA: Bool, inout FingerprintKey) -> Void
+            fingerprint: (_ comparison: Comparison, SnapshotRecord, _ isA: Bool, inout Hasher) -> Void,
+            equal: (_ comparison: Comparison, _ a: SnapshotRecord, _ b: SnapshotRecord) -> Bool
         ) {
             // Both sides are fingerprinted first, at once on two threads (fingerprints read the
             // matches made so far, so this pass's matches are recorded after).
@@ -235,9 +249,9 @@ extension DocumentDiff {
             func fingerprints(of run: [SnapshotRecord], admitted: [Bool], isA: Bool) -> [Int] {
                 var hashes = [Int](repeating: 0, count: run.count)
                 for (offset, snapshot) in run.enumerated() where admitted[offset] {
-                    var key = FingerprintKey(collecting: false)
-                    fingerprint(comparison, snapshot, isA, &key)
-                    hashes[offset] = key.hasher.finalize()
+                    var hasher = Hasher()
+                    fingerprint(comparison, snapshot, isA, &hasher)
+                    hashes[offset] = hasher.finalize()
                 }
                 return hashes
             }
@@ -251,21 +265,16 @@ extension DocumentDiff {
             for offset in fromA.indices.reversed().map({ $0 - fromA.startIndex }) where admittedA[offset] {
                 next[offset] = head.updateValue(offset, forKey: hashesA[offset]) ?? -1
             }
-            func values(of record: SnapshotRecord, isA: Bool) -> [SnapshotValue] {
-                var key = FingerprintKey(collecting: true)
-                fingerprint(comparison, record, isA, &key)
-                return key.values
-            }
             var taken = [Bool](repeating: false, count: fromA.count)
             for offset in 0..<fromB.count where admittedB[offset] {
                 let key = hashesB[offset]
                 guard var candidate = head[key] else { continue }
                 // Equal values are met first (the chain holds only this hash, which values that
                 // differ share by rare chance), so the walk is short.
-                let valuesB = values(of: fromB[fromB.startIndex + offset], isA: false)
+                let b = fromB[fromB.startIndex + offset]
                 var found: Int?
                 while candidate >= 0 {
-                    if !taken[candidate], values(of: fromA[fromA.startIndex + candidate], isA: true) == valuesB {
+                    if !taken[candidate], equal(comparison, fromA[fromA.startIndex + candidate], b) {
                         found = candidate
                         break
                     }
@@ -415,26 +424,5 @@ extension DocumentDiff {
             }
         }
         return lines
-    }
-}
-
-/// The values an object is matched by in ``DocumentDiff``'s content and uniqueness matching:
-/// hashed for every object, collected only for candidates whose hashes are equal, so that the
-/// values, not their hash, decide a match.
-struct FingerprintKey {
-    /// The hash of the values combined so far.
-    var hasher = Hasher()
-    /// The values combined so far, when collecting.
-    private(set) var values: [SnapshotValue] = []
-    private let collecting: Bool
-
-    /// A key that hashes its values, and keeps them too when `collecting`.
-    init(collecting: Bool) {
-        self.collecting = collecting
-    }
-
-    /// Adds `value` to the key.
-    mutating func combine(_ value: SnapshotValue) {
-        if collecting { values.append(value) } else { hasher.combine(value) }
     }
 }

@@ -252,7 +252,9 @@ public struct AtomicFileWriter: Sendable {
     /// Removes temporary files that writers which are no longer running left beside `path`
     /// (`.NAME.tripdoc-tmp-PID-RANDOM`, whose process `PID` no longer exists): a crashed save or
     /// a killed conversion. The temporary file of a write in progress, in this process or
-    /// another, is left alone, so this needs no lock; every write calls it first.
+    /// another, is left alone, so this needs no lock; every write calls it first. Processes are
+    /// looked up in this process's PID namespace: a file left by a writer in another container
+    /// sharing the folder stays while a process of this one has its number.
     public static func removeStaleTemporaryFiles(besides path: String) {
         let target = resolvingSymbolicLinks(path)
         let folder = (target as NSString).deletingLastPathComponent.isEmpty ? "." : (target as NSString).deletingLastPathComponent
