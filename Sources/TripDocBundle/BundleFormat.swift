@@ -52,7 +52,7 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
 
     /// Verifies the manifest, header, schema and history entries against the manifest, decodes
     /// them, then decodes each entity's entry in byte order of the names, one snapshot at a
-    /// time, while the entries inflate on another thread (``BackgroundInflation``). An entity's
+    /// time, while the entries inflate on another thread (`BackgroundInflation`). An entity's
     /// entry is verified against the manifest once it has inflated, before the sink is told the
     /// entity has ended; an entry that is damaged or differs from the manifest is reported as
     /// such, whatever the decoder made of its bytes.

@@ -23,8 +23,8 @@ public struct DocumentFile {
     /// Reads the document at `path` (standard input for `-`), recognising its format by its
     /// bytes, whatever its name.
     ///
-    /// - Throws: ``FileReadError``, ``TripDocError/unrecognizedFormat(path:start:)`` or
-    ///   ``DocumentReadError``.
+    /// - Throws: `FileReadError`, ``TripDocError/unrecognizedFormat(path:start:)`` or
+    ///   `DocumentReadError`.
     public static func read(_ path: String, limits: DocumentLimits = .standard) throws -> DocumentFile {
         try read(DocumentFileReader.contents(of: path, limits: limits, mapped: true), path: path, limits: limits)
     }
@@ -55,7 +55,7 @@ public struct DocumentFile {
     }
 
     /// Reads the document at `path` (standard input for `-`) as records, recognising its format
-    /// by its bytes: what comparing large documents needs (see ``DocumentRecords``).
+    /// by its bytes: what comparing large documents needs (see `DocumentRecords`).
     ///
     /// - Throws: As ``read(_:limits:)``.
     public static func readRecords(_ path: String, limits: DocumentLimits = .standard) throws -> DocumentRecords {
@@ -203,7 +203,7 @@ public struct OutputDestination {
     }
 }
 
-/// An output made complete by ``OutputDestination/prepare(_:)-(_)`` and not yet in place.
+/// An output made complete by one of `OutputDestination`'s `prepare(_:)` methods and not yet in place.
 public final class PreparedOutput {
     /// Where it goes.
     public let destination: OutputDestination
@@ -220,7 +220,7 @@ public final class PreparedOutput {
     /// (atomically otherwise: a file another program made meanwhile is never replaced), or
     /// writes standard output or the stream (FIFO, device) the path names.
     ///
-    /// - Throws: ``TripDocError/outputExists(path:)``, ``FileWriteError`` or
+    /// - Throws: ``TripDocError/outputExists(path:)``, `FileWriteError` or
     ///   ``StandardOutputError``.
     public func commit() throws {
         guard let file else {

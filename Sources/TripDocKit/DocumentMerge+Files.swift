@@ -7,7 +7,7 @@ extension DocumentMerge {
     /// `output` (atomically) in `format`, or the format OUT's extension selects, or OURS' own.
     /// OUT may be OURS when `output` may replace files (what a git merge driver asks).
     ///
-    /// - Throws: ``PatchError``, ``TripDocError``, ``FileReadError`` and ``DocumentReadError``.
+    /// - Throws: ``PatchError``, ``TripDocError``, `FileReadError` and `DocumentReadError`.
     public static func mergeFiles(
         base: String, ours: String, theirs: String, output: OutputDestination, format: String? = nil,
         keepConflicts: Side? = nil, author: String = "tripdoc-merge", limits: DocumentLimits = .standard,

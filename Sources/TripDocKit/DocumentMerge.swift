@@ -30,11 +30,15 @@ public struct DocumentMerge {
     /// Merges `ours` and `theirs`, both descended from `base`.
     ///
     /// - Parameters:
+    ///   - base: The document both sides descend from.
+    ///   - ours: Our side, whose history the merged document continues.
+    ///   - theirs: Their side.
     ///   - paths: The three documents' paths, named in errors.
     ///   - keepConflicts: Merge all the same, keeping this side's version of each conflict:
     ///     `.ours` applies theirs' changes but the conflicting ones to ours; `.theirs` applies
     ///     ours' changes but the conflicting ones to theirs.
     ///   - author: The merge transaction's author.
+    ///   - timestamp: The merge transaction's time.
     /// - Throws: ``TripDocError/invalidArgument(_:)`` when the three are not one store with one
     ///   schema; ``PatchError/refused(_:)`` when the merged document breaks a rule of the schema.
     public init(

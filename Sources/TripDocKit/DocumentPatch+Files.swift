@@ -8,7 +8,7 @@ extension DocumentPatch {
     /// or the format OUT's extension selects, or the document's own.
     ///
     /// - Throws: ``PatchError``, ``TripDocError`` (the output exists, is the input, or a format
-    ///   is unknown), ``FileReadError`` and ``DocumentReadError``.
+    ///   is unknown), `FileReadError` and `DocumentReadError`.
     public static func applyFile(
         _ patchPath: String, to documentPath: String, output: OutputDestination, format: String? = nil,
         options: ApplyOptions = ApplyOptions(), limits: DocumentLimits = .standard, progress: TerminalProgress? = nil

@@ -5,7 +5,7 @@ import TripDoc
 /// their values), removed (with the values they had, so that applying it to a document that
 /// changed since is noticed) and changed (each property's old and new value), plus the two
 /// documents' store identifiers and schema versions. Made from a ``DocumentDiff`` (or two
-/// documents), applied with ``apply(to:options:)``; its `Codable` form is the patch file of
+/// documents), applied with `apply(to:options:)`; its `Codable` form is the patch file of
 /// docs/FORMATS.md §10.
 ///
 /// Objects and references are named as the diff names them: an identifier of A's store names an
@@ -265,7 +265,7 @@ public struct DocumentPatch: Codable, Hashable, Sendable {
 
     /// Reads the patch file at `path` (standard input for `-`).
     ///
-    /// - Throws: ``FileReadError`` or ``PatchError/malformed(path:detail:)``.
+    /// - Throws: `FileReadError` or ``PatchError/malformed(path:detail:)``.
     public static func read(_ path: String, limits: DocumentLimits = .standard) throws -> DocumentPatch {
         try read(DocumentFileReader.contents(of: path, limits: limits, mapped: false), path: path)
     }

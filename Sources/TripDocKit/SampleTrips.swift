@@ -60,7 +60,7 @@ public enum SampleTrips {
     private static let streets = ["Harbour Street", "Station Road", "Hill Lane", "Market Square", "River Walk"]
 
     /// The most trips a sample holds: up to 90 million snapshots, under the 100 million a
-    /// document may hold by default (``DocumentLimits``), and a count whose arithmetic cannot
+    /// document may hold by default (`DocumentLimits`), and a count whose arithmetic cannot
     /// overflow.
     public static let maximumTrips = 10_000_000
 

@@ -15,7 +15,7 @@ struct EngineJSONStoreConfiguration: DataStoreConfiguration {
 }
 
 /// The talk's JSON store on tripdoc's engine: ``ArchiveStore`` reads the document, applies each
-/// save (``Document/applySaveChanges(_:timestamp:processIdentifier:bundleIdentifier:)``) and
+/// save (``Document/applySaveChanges(_:timestamp:processIdentifier:bundleIdentifier:keepingInsertedIdentifiers:)``) and
 /// writes it atomically under the document's lock.
 final class EngineJSONStore: DataStore, RewritesReferencesOnSave {
     typealias Configuration = EngineJSONStoreConfiguration
