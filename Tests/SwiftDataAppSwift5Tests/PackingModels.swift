@@ -1,0 +1,1 @@
+../SwiftDataAppTests/PackingModels.swift
