@@ -1,16 +1,21 @@
 import Foundation
+import TripDoc
 
 /// Work done on both cores at once: the two closures run on two threads, and their results come
 /// back in order. The closures may only read what they share (each writes its own result).
 enum TwoThreads {
-    /// The results of `first` and `second`, worked out at the same time.
+    /// The results of `first` and `second`, worked out at the same time. Both see the caller's
+    /// progress observer (``CodingProgress``), which a thread does not inherit by itself.
     static func run<T>(_ first: () -> T, _ second: () -> T) -> (T, T) {
         let results = Results<T>()
+        let observer = UncheckedSendable(value: CodingProgress.observer)
         withoutActuallyEscaping(first) { first in
             withoutActuallyEscaping(second) { second in
                 let work = UncheckedSendable(value: (first, second))
                 DispatchQueue.concurrentPerform(iterations: 2) { index in
-                    if index == 0 { results.first = work.value.0() } else { results.second = work.value.1() }
+                    CodingProgress.$observer.withValue(observer.value) {
+                        if index == 0 { results.first = work.value.0() } else { results.second = work.value.1() }
+                    }
                 }
             }
         }

@@ -15,6 +15,11 @@ struct TripDocCommand: ParsableCommand {
             these formats: JSON (.json), XML property list (.plist) and zipped bundle (.tripbundle). The format of a document being read is recognised from \
             its contents, whatever its name.
 
+            Long commands show a progress line on standard error when it is a terminal: inspect, \
+            show, history and diff the bytes read of their inputs' size, the rate and the time \
+            left; convert and migrate the snapshots done; patch and merge their phases \
+            (TRIPDOC_PROGRESS=0 hides it, TRIPDOC_PROGRESS=1 shows it anywhere).
+
             Exit status: 0 on success, 2 on any error (the message on standard error names the \
             file, the place in it and what was expected; standard output that cannot be written is \
             one); diff exits with 1 when the documents differ, schema diff when the schemas do, \

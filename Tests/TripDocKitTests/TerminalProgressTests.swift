@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TripDoc
-import TripDocKit
+@testable import TripDocKit
 
 /// The progress line of long conversions, fed by the shared coding.
 @Suite struct TerminalProgressTests {
@@ -44,5 +44,33 @@ import TripDocKit
             #expect(reading.snapshots == document.snapshots.count, "\(format.name)")
             #expect(writing.entities == document.schema.entities.count && reading.entities == writing.entities)
         }
+    }
+
+    @Test func readersReportTheBytesTheyReadAMegabyteAtATime() throws {
+        final class Bytes: CodingProgressObserver, @unchecked Sendable {
+            var reports: [Int] = []
+            func advance(snapshots: Int, finishedEntity: Bool) {}
+            func advance(inputBytes bytes: Int) { reports.append(bytes) }
+        }
+        let document = SampleTrips.document(trips: 5000)
+        for format in [JSONFormat(), PlistFormat()] as [any DocumentFormat] {
+            let data = try format.writeDocument(document)
+            let bytes = Bytes()
+            _ = try CodingProgress.$observer.withValue(bytes) { try format.readDocument(from: data, file: "x") }
+            let read = bytes.reports.reduce(0, +)
+            #expect(bytes.reports.allSatisfy { $0 >= 1 << 20 }, "\(format.name)")
+            #expect(read <= data.count && read > data.count - (1 << 20), "\(format.name): \(read) of \(data.count)")
+        }
+    }
+
+    @Test func theLineOfAnInputOfKnownSizeGivesTheBytesTheRateAndTheTimeLeft() {
+        let lines = Lines()
+        let progress = TerminalProgress { lines.text = $0 }
+        progress.begin("reading trips.json", inputBytes: 100_000_000)
+        progress.advance(inputBytes: 25_000_000)
+        progress.advance(snapshots: 4096, finishedEntity: true)
+        let line = progress.line(now: Date().addingTimeInterval(0.5))
+        #expect(line.hasPrefix("tripdoc: reading trips.json: 25.0 of 100.0 MB (25%, "))
+        #expect(line.hasSuffix(" s left), 1 entity, 4096 snapshots"))
     }
 }

@@ -16,6 +16,8 @@ import Foundation
 public struct ConsumedPages {
     /// How far the pages before it have been handed back.
     private var released = 0
+    /// How far the reader's progress has been reported (``CodingProgress``).
+    private var reported = 0
     /// How much to read past before handing pages back again.
     private static let stride = 8 << 20
     /// How much just behind the reader is kept, for a reader that looks back a little.
@@ -24,9 +26,14 @@ public struct ConsumedPages {
     /// Nothing released yet.
     public init() {}
 
-    /// Notes that the reader of `bytes` is at `position`, releasing what lies well behind it.
+    /// Notes that the reader of `bytes` is at `position`, releasing what lies well behind it,
+    /// and reporting how far it went to the progress observer a megabyte at a time.
     @inline(__always)
     public mutating func advance(to position: Int, in bytes: UnsafeRawBufferPointer) {
+        if position - reported >= CodingProgress.inputInterval {
+            CodingProgress.readInput(position - reported)
+            reported = position
+        }
         if position - released >= Self.stride { release(upTo: position - Self.margin, in: bytes) }
     }
 

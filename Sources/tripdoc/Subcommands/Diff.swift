@@ -101,7 +101,10 @@ extension TripDocCommand {
         }
 
         func run() throws {
-            let (first, second) = try DocumentFile.readRecordsOfBoth(a, b, limits: limitOptions.limits())
+            let limits = try limitOptions.limits()
+            let (first, second) = try TerminalProgress.reading([a, b]) {
+                try DocumentFile.readRecordsOfBoth(a, b, limits: limits)
+            }
             let table = try map.map { try RemapTable.read(from: $0) }
             var diff = try DocumentDiff(
                 first, at: a, second, at: b, match: DocumentDiff.MatchStrategy(rawValue: match)!, remapTable: table, entity: entity,

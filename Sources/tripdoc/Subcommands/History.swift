@@ -65,7 +65,8 @@ extension TripDocCommand {
         }
 
         func run() throws {
-            let source = try DocumentFile.read(file, limits: limitOptions.limits())
+            let limits = try limitOptions.limits()
+            let source = try TerminalProgress.reading([file]) { try DocumentFile.read(file, limits: limits) }
             let document = source.document
             try source.checkEntity(entity)
             let query = HistoryQuery(

@@ -41,7 +41,8 @@ extension TripDocCommand {
         @OptionGroup var limitOptions: LimitOptions
 
         func run() throws {
-            let report = try InspectionReport.inspect(path: file, limits: limitOptions.limits())
+            let limits = try limitOptions.limits()
+            let report = try TerminalProgress.reading([file]) { try InspectionReport.inspect(path: file, limits: limits) }
             if json {
                 try StandardOutput.write(try report.jsonData())
             } else {

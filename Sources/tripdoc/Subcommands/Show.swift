@@ -84,8 +84,10 @@ extension TripDocCommand {
             let query = DocumentQuery(
                 entityName: entity, condition: condition, sort: sort, reversed: reverse, limit: limit, identifier: id,
                 follow: follow)
-            let selection = try DocumentFileReader.reading(data, path: file) {
-                try query.select(from: data, format: format, file: file, limits: limits)
+            let selection = try TerminalProgress.reading([file]) {
+                try DocumentFileReader.reading(data, path: file) {
+                    try query.select(from: data, format: format, file: file, limits: limits)
+                }
             }
             if json {
                 try StandardOutput.write(try SnapshotTable.jsonData(for: selection.tables, of: selection.document))
