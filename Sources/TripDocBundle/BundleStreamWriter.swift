@@ -29,6 +29,7 @@ struct BundleStreamWriter: DocumentStreamWriter {
     }
 
     mutating func begin(header: DocumentHeader, schema: Schema, history: DocumentHistory) throws {
+        try schema.validate()  // a schema a reader would refuse is refused before anything is written
         self.header = header
         self.schema = schema
         entities = schema.entities.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }

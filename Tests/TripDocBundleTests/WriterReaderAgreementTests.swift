@@ -212,6 +212,17 @@ import TripDocTestSupport
         }
     }
 
+    /// A schema every reader refuses (here a Codable value as an array's element, FORMATS 2.3)
+    /// is refused by every writer, before anything is written (found by fuzz-agreement).
+    @Test(arguments: formats)
+    func aSchemaTheReaderRefusesIsRefusedByTheWriter(format: any DocumentFormat) throws {
+        let schema = Schema([Schema.Entity(name: "Value", attributes: [.init("tags", .array(.codable))])])
+        var document = Document.empty(schema: schema, storeIdentifier: "S")
+        document.snapshots = [DefaultSnapshot(persistentIdentifier: Self.identifier(1), values: ["tags": .array([.string("a")])])]
+        let error = #expect(throws: SchemaError.self) { try format.writeDocument(document) }
+        #expect(error?.problems.first?.contains("Codable may only be an attribute's own type") == true)
+    }
+
     @Test func aDecimalOf39DigitsIsRefusedWhenSavedAndTheStoreStaysReadable() throws {
         let scratch = try ScratchFolder("agreement")
         let path = scratch.file("store.json").path

@@ -8,7 +8,7 @@ import TripDocPlist
 /// bytes → a document whose attribute types and values the bytes choose, over every type's whole
 /// range (what the API can hand a writer, not only what a reader makes) → each format's writer →
 /// its reader. The writer may refuse a value (a DocumentWriteError: a Decimal of 39 digits, a
-/// plist value too long for libxml2); what it writes must read back under the default limits,
+/// plist value too long for libxml2) or a schema a reader would refuse (a SchemaError); what it writes must read back under the default limits,
 /// equal. Anything else traps (fatalError), which libFuzzer reports as a crash: the writer and
 /// the reader disagree.
 @_cdecl("fuzz_agreement_main")
@@ -21,7 +21,7 @@ public func fuzzAgreementMain(_ argc: Int32, _ argv: UnsafeMutablePointer<Unsafe
             let written: Data
             do {
                 written = try format.writeDocument(document)
-            } catch is DocumentWriteError {
+            } catch is DocumentWriteError, is SchemaError {
                 continue
             } catch {
                 fatalError("agreement: the \(format.name) writer fails with \(error)")
@@ -32,7 +32,17 @@ public func fuzzAgreementMain(_ argc: Int32, _ argv: UnsafeMutablePointer<Unsafe
             } catch {
                 fatalError("agreement: the \(format.name) writer's output does not read back: \(error)")
             }
-            if read.snapshots != document.snapshots {
+            // An optional attribute left out and one holding nil are the same value.
+            func withNils(_ snapshots: [DefaultSnapshot]) -> [DefaultSnapshot] {
+                snapshots.map { snapshot in
+                    var values = snapshot.values
+                    for attribute in document.schema.entities[0].attributes where values[attribute.name] == nil {
+                        values[attribute.name] = .null
+                    }
+                    return DefaultSnapshot(persistentIdentifier: snapshot.persistentIdentifier, values: values)
+                }
+            }
+            if withNils(read.snapshots) != withNils(document.snapshots) {
                 fatalError(
                     "agreement: through \(format.name) the values come back different\n--- written\n"
                         + "\(document.snapshots)\n--- read\n\(read.snapshots)")
@@ -64,8 +74,9 @@ struct ByteSource {
     ]
 
     mutating func type(depth: Int = 0) -> AttributeType {
-        let choice = below(depth > 1 ? Self.scalarTypes.count : Self.scalarTypes.count + 2)
+        let choice = below(depth > 1 ? Self.scalarTypes.count + 1 : Self.scalarTypes.count + 3)
         switch choice - Self.scalarTypes.count {
+        case 2: return .codable
         case 0: return .array(type(depth: depth + 1))
         case 1:
             return .composite(
@@ -121,6 +132,27 @@ struct ByteSource {
             var values: [String: SnapshotValue] = [:]
             for field in fields where !(field.isOptional && byte() & 1 == 0) { values[field.name] = value(field.type) }
             return .composite(values)
+        case .codable: return codable(depth: 0)
+        }
+    }
+
+    /// A self-describing `Codable` value: `nil` inside objects and arrays, any string and key
+    /// (keys an attribute refuses included: the writer must refuse them, not write them), every
+    /// `Int64`, the `UInt64`s above it, every `Double` (non-finite ones to be refused).
+    mutating func codable(depth: Int) -> SnapshotValue {
+        switch below(depth > 2 ? 6 : 8) {
+        case 0 where depth > 0: return .null
+        case 0: return .composite([:])
+        case 1: return .bool(byte() & 1 == 1)
+        case 2: return .int(Int64(bitPattern: word()))
+        case 3: return .uint(word() | 1 << 63)
+        case 4: return .double(Double(bitPattern: word()))
+        case 5: return .string(string())
+        case 6: return .array((0..<below(4)).map { _ in codable(depth: depth + 1) })
+        default:
+            var members: [String: SnapshotValue] = [:]
+            for _ in 0..<below(4) { members[String(string().prefix(8))] = codable(depth: depth + 1) }
+            return .composite(members)
         }
     }
 

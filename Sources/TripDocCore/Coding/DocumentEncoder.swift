@@ -13,8 +13,9 @@ public struct DocumentEncoder {
 
     /// Writes the whole document.
     ///
-    /// - Throws: ``DocumentWriteError`` when a snapshot's value does not fit the schema (it
-    ///   would not read back); the writer's output is then incomplete and must be discarded.
+    /// - Throws: ``SchemaError`` when the schema is not consistent, ``DocumentWriteError`` when a
+    ///   snapshot's value does not fit the schema (it would not read back); the writer's output is
+    ///   then incomplete and must be discarded.
     public func encode<W: StructuredWriter>(_ document: Document, to writer: inout W) throws {
         var stream = DocumentStreamEncoder(schema: document.schema)
         try stream.begin(header: document.header, history: document.history, to: &writer)

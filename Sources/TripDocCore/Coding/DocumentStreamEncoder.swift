@@ -26,9 +26,14 @@ public struct DocumentStreamEncoder {
     }
 
     /// Opens the document and writes everything but the snapshots.
+    ///
+    /// - Throws: ``SchemaError`` when the schema is not consistent (a reader would refuse the
+    ///   document), before anything is written; ``DocumentWriteError`` for a history value that
+    ///   does not fit it.
     public mutating func begin<W: StructuredWriter>(
         header: DocumentHeader, history: DocumentHistory, to writer: inout W
     ) throws {
+        try schema.validate()
         writer.beginObject()
         writer.key("header")
         encoder.encodeHeader(header, to: &writer)
