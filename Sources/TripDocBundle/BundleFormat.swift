@@ -249,14 +249,16 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
         func refuse(_ entry: String?, _ message: String, hint: String? = nil) -> DocumentReadError {
             refusal(file, entry, message, hint: hint)
         }
-        let entries = try inflated(data, file: file, limits: limits) { $0 == BundleManifest.entryName || including($0) }
-        // Every entry's name and size, inflated or not (the archive's checks passed above).
+        // Every entry's name and size from the central directory, then the manifest alone: what
+        // the manifest does not list is refused before anything else is inflated.
         let sizes = Dictionary(
-            try ZipCentralDirectory(data).records.filter { !$0.isDirectory }.map { ($0.name, $0.uncompressedSize) },
+            try refusingArchiveErrors(file: file) { try ZipCentralDirectory(data) }.records.filter { !$0.isDirectory }
+                .map { ($0.name, $0.uncompressedSize) },
             uniquingKeysWith: { a, _ in a })
-        var contents: [String: Data] = [:]
-        for entry in entries { contents[entry.name] = entry.data }
-        guard let manifestData = contents[BundleManifest.entryName] else {
+        guard sizes[BundleManifest.entryName] != nil,
+            let manifestData = try inflated(data, file: file, limits: limits, including: { $0 == BundleManifest.entryName })
+                .first(where: { $0.name == BundleManifest.entryName })?.data
+        else {
             throw refuse(BundleManifest.entryName, "the bundle has no manifest.json")
         }
         let manifest: BundleManifest
@@ -290,11 +292,17 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
         for name in sizes.keys.sorted() where name != BundleManifest.entryName && !listed.contains(name) {
             throw refuse(name, "the archive holds an entry the manifest does not list")
         }
-        try verify(entries, against: manifest, file: file)
         for name in sizes.keys.sorted() {
             let known = [BundleManifest.entryName, Self.headerEntry, Self.schemaEntry, Self.historyEntry].contains(name)
                 || name.hasPrefix(Self.snapshotsFolder) || name.hasPrefix(Self.externalFolder)
             guard known else { throw refuse(name, "a bundle of format version 1 has no such entry") }
+        }
+        // Only now the rest of what was asked for is inflated, and checked against the manifest.
+        let entries = try inflated(data, file: file, limits: limits) { $0 != BundleManifest.entryName && including($0) }
+        var contents: [String: Data] = [BundleManifest.entryName: manifestData]
+        for entry in entries { contents[entry.name] = entry.data }
+        try verify(entries, against: manifest, file: file)
+        for name in sizes.keys.sorted() {
             if name.hasPrefix(Self.externalFolder), let entry = entries.first(where: { $0.name == name }),
                 (entry.digest ?? Self.sha256(entry.data)) != name.dropFirst(Self.externalFolder.count)
             {
