@@ -265,7 +265,9 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
         do {
             manifest = try JSONDecoder().decode(BundleManifest.self, from: manifestData)
         } catch {
-            throw refuse(BundleManifest.entryName, "the manifest is not valid: \(error)")
+            throw refuse(
+                BundleManifest.entryName,
+                "the manifest is not valid: " + ((error as? DecodingError)?.placedDescription ?? "\(error)"))
         }
         guard manifest.format == BundleManifest.format else {
             throw refuse(BundleManifest.entryName, "the manifest's format is '\(manifest.format)', expected '\(BundleManifest.format)'")

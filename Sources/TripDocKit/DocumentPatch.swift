@@ -257,7 +257,7 @@ public struct DocumentPatch: Codable, Hashable, Sendable {
         do {
             return try JSONDecoder().decode(DocumentPatch.self, from: data)
         } catch let error as DecodingError {
-            throw PatchError.malformed(path: path, detail: Self.describe(error))
+            throw PatchError.malformed(path: path, detail: error.placedDescription)
         } catch {
             throw PatchError.malformed(path: path, detail: "\(error)")
         }
@@ -268,24 +268,5 @@ public struct DocumentPatch: Codable, Hashable, Sendable {
     /// - Throws: `FileReadError` or ``PatchError/malformed(path:detail:)``.
     public static func read(_ path: String, limits: DocumentLimits = .standard) throws -> DocumentPatch {
         try read(DocumentFileReader.contents(of: path, limits: limits, mapped: false), path: path)
-    }
-
-    private static func describe(_ error: DecodingError) -> String {
-        func place(_ path: [any CodingKey]) -> String {
-            path.isEmpty ? "the top level" : path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-        }
-        switch error {
-        case .typeMismatch(let type, let context):
-            return "at \(place(context.codingPath)): expected \(type) (\(context.debugDescription))"
-        case .valueNotFound(let type, let context):
-            return "at \(place(context.codingPath)): expected \(type), found null"
-        case .keyNotFound(let key, let context):
-            return "at \(place(context.codingPath)): the member \"\(key.stringValue)\" is missing"
-        case .dataCorrupted(let context):
-            let underlying = (context.underlyingError as? NSError).map { " (\($0.localizedDescription))" } ?? ""
-            return "at \(place(context.codingPath)): \(context.debugDescription)\(underlying)"
-        @unknown default:
-            return "\(error)"
-        }
     }
 }

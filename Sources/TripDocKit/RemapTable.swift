@@ -46,7 +46,8 @@ public struct RemapTable: Codable, Hashable, Sendable {
             return try JSONDecoder().decode(RemapTable.self, from: data)
         } catch {
             throw TripDocError.invalidArgument(
-                "\(path) is not a remap table written by tripdoc convert --remap-table: \(error)")
+                "\(path) is not a remap table written by tripdoc convert --remap-table: "
+                    + ((error as? DecodingError)?.placedDescription ?? "\(error)"))
         }
     }
 

@@ -38,3 +38,24 @@ import TripDocCore
         #expect(error.location?.entry?.hasPrefix("external/") == true)
     }
 }
+
+/// A manifest that does not decode says where and what was expected, not Swift's debug text.
+@Suite struct ManifestMessageTests {
+    @Test func aManifestOfTheWrongShapeNamesTheMemberAndWhatWasExpected() throws {
+        let bundle = BundleFormat()
+        let schema = Schema([Schema.Entity(name: "Trip", attributes: [.init("name", .string)])])
+        var entries = try ZipArchive.entries(
+            of: try bundle.writeDocument(Document.empty(schema: schema, storeIdentifier: "S")), limits: .standard)
+        let index = try #require(entries.firstIndex { $0.name == BundleManifest.entryName })
+        var manifest = try #require(try JSONSerialization.jsonObject(with: entries[index].data) as? [String: Any])
+        var listed = try #require(manifest["entries"] as? [[String: Any]])
+        listed[0]["size"] = "large"
+        manifest["entries"] = listed
+        entries[index].data = try JSONSerialization.data(withJSONObject: manifest)
+        let error = try #require(throws: DocumentReadError.self) {
+            try bundle.readDocument(from: try ZipArchive.archive(entries), file: "m.tripbundle")
+        }
+        #expect(error.message.hasPrefix("the manifest is not valid: at entries[0].size: expected Int ("), "\(error.message)")
+        #expect(!error.message.contains("DecodingError"))
+    }
+}

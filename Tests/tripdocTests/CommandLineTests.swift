@@ -141,6 +141,16 @@ import Testing
         #expect(text.contains("Integrity:         1 problem\n  Trip/1.bucketList: points at BucketListItem/99"))
     }
 
+    @Test func aRemapTableOfTheWrongShapeNamesTheMemberAndWhatWasExpected() throws {
+        try Data(#"{"fromStore": 3}"#.utf8).write(to: tripdoc.folder.appendingPathComponent("not-a-table.json"))
+        #expect(
+            try tripdoc.run("diff", "trips.json", "trips.json", "--map", "not-a-table.json")
+                == .init(
+                    status: 2, stdout: "",
+                    stderr: "tripdoc: error: not-a-table.json is not a remap table written by tripdoc convert --remap-table: "
+                        + "at fromStore: expected String (Expected to decode String but found number instead.)\n"))
+    }
+
     @Test func inspectCheckExitsWithOneOnlyWhenThereAreProblems() throws {
         let damaged = try tripdoc.run("inspect", "dangling-reference.json", "--check")
         #expect(damaged.status == 1)
