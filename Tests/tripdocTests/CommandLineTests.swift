@@ -141,6 +141,18 @@ import Testing
         #expect(text.contains("Integrity:         1 problem\n  Trip/1.bucketList: points at BucketListItem/99"))
     }
 
+    @Test func aHugeValueInAnErrorIsAbbreviated() throws {
+        var document = try #require(try JSONSerialization.jsonObject(with: tripdoc.contents("trips.json")) as? [String: Any])
+        var snapshots = try #require(document["snapshots"] as? [String: [[String: Any]]])
+        snapshots["Trip"]![0]["startDate"] = String(repeating: "9", count: 1_000_000)
+        document["snapshots"] = snapshots
+        try JSONSerialization.data(withJSONObject: document).write(to: tripdoc.folder.appendingPathComponent("huge.json"))
+        let outcome = try tripdoc.run("show", "huge.json")
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.count < 500, "\(outcome.stderr.count) characters")
+        #expect(outcome.stderr.contains(#", found "999999999999999999999999999999999999999999999999999999999999…(1000000 characters)…99999999999999999999". "#))
+    }
+
     @Test func aRemapTableOfTheWrongShapeNamesTheMemberAndWhatWasExpected() throws {
         try Data(#"{"fromStore": 3}"#.utf8).write(to: tripdoc.folder.appendingPathComponent("not-a-table.json"))
         #expect(

@@ -25,13 +25,51 @@ public struct DocumentReadError: Error, Hashable, Sendable, CustomStringConverti
     }
 
     /// `trips.json: line 3, column 14: snapshots.Trip[0].startDate: expected …. Hint.`
+    ///
+    /// A long value quoted in the message or named in the key path (a million-digit number, a
+    /// megabyte of text) is abbreviated to its start and end with its length, so the sentence
+    /// stays readable (``abbreviatingLongRuns(_:)``).
     public var description: String {
         var text = file
         if let location, location != SourceLocation() { text += ": \(location)" }
-        if let keyPath, !keyPath.isEmpty { text += ": at \(keyPath)" }
-        text += ": \(message)"
+        if let keyPath, !keyPath.isEmpty { text += ": at \(Self.abbreviatingLongRuns(keyPath))" }
+        text += ": \(Self.abbreviatingLongRuns(message))"
         if let hint { text += ". \(hint)" }
         return text
+    }
+
+    /// The longest run of characters between two quotes, or without a space, that a message shows whole.
+    static let longestRunShown = 120
+
+    /// `text` with every run longer than ``longestRunShown`` characters (between double quotes, or
+    /// without a space) cut to its first 60 and last 20 characters around `…(N characters)…`.
+    public static func abbreviatingLongRuns(_ text: String) -> String {
+        guard text.count > longestRunShown else { return text }
+        var result = ""
+        var run = ""
+        var inQuotes = false
+        func flush() {
+            if run.count > longestRunShown {
+                result += run.prefix(60) + "…(\(run.count) characters)…" + run.suffix(20)
+            } else {
+                result += run
+            }
+            run = ""
+        }
+        for character in text {
+            if character == "\"" {
+                flush()
+                result.append(character)
+                inQuotes.toggle()
+            } else if character == " ", !inQuotes {
+                flush()
+                result.append(character)
+            } else {
+                run.append(character)
+            }
+        }
+        flush()
+        return result
     }
 }
 
