@@ -40,7 +40,7 @@ final class UnlinkedTemporaryFile {
         do {
             return try body()
         } catch let failure as Failure {
-            throw ZipArchiveError.damaged(entry: entry, "\(failure.step) for the entry failed: \(String(cString: strerror(failure.code)))")
+            throw ZipArchiveError.temporaryFileFailed(entry: entry, step: failure.step, code: failure.code)
         }
     }
 

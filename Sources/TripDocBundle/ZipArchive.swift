@@ -437,11 +437,15 @@ enum ZipArchiveError: Error, Equatable, CustomStringConvertible {
     case notARegularFile(String)
     case duplicateEntry(String)
     case limitExceeded(entry: String?, DocumentLimits.Cap, String)
+    /// A large entry could not be kept aside in the temporary folder while it inflated (the
+    /// folder is missing, full or not writable): the archive is not at fault.
+    case temporaryFileFailed(entry: String, step: String, code: Int32)
 
     /// The entry the error is about, if one.
     var entry: String? {
         switch self {
         case .damaged(let entry, _), .limitExceeded(let entry, _, _): entry
+        case .temporaryFileFailed(let entry, _, _): entry
         case .unsafeName(let name), .unnormalizedName(let name), .symbolicLink(let name), .notARegularFile(let name), .duplicateEntry(let name):
             name
         default: nil
@@ -451,6 +455,9 @@ enum ZipArchiveError: Error, Equatable, CustomStringConvertible {
     /// What to do about it, when it is not "the file is damaged".
     var hint: String? {
         if case .limitExceeded(_, let cap, _) = self { return cap.hint }
+        if case .temporaryFileFailed = self {
+            return "The bundle is not at fault: make room in the temporary folder, or point TMPDIR at a folder with room, and try again"
+        }
         return nil
     }
 
@@ -466,6 +473,9 @@ enum ZipArchiveError: Error, Equatable, CustomStringConvertible {
         case .notARegularFile: "the entry is not a regular file"
         case .duplicateEntry: "the archive holds two entries with this name"
         case .limitExceeded(_, _, let message): message
+        case .temporaryFileFailed(_, let step, let code):
+            "the entry is large, and \(step) in the temporary folder \(NSTemporaryDirectory()) to keep it aside failed: "
+                + String(cString: strerror(code))
         }
     }
 }

@@ -141,6 +141,19 @@ import Testing
         #expect(text.contains("Integrity:         1 problem\n  Trip/1.bucketList: points at BucketListItem/99"))
     }
 
+    /// A large bundle entry is kept aside in the temporary folder while it inflates; when that
+    /// folder is missing or full, the message says so rather than blaming the bundle.
+    @Test func aTemporaryFolderThatCannotBeUsedIsNotReportedAsDamage() throws {
+        // Its bucket-list entry inflates past 16 MiB.
+        try #require(tripdoc.run("sample", "-o", "large.tripbundle", "--trips", "40000").status == 0)
+        let outcome = try tripdoc.run(["inspect", "large.tripbundle"], environment: ["TMPDIR": "/nonexistent-tripdoc-folder"])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains("in the temporary folder /nonexistent-tripdoc-folder/ to keep it aside failed: No such file or directory"))
+        #expect(outcome.stderr.contains("The bundle is not at fault"))
+        #expect(!outcome.stderr.contains("damaged"))
+        #expect(try tripdoc.run("inspect", "large.tripbundle").status == 0)
+    }
+
     @Test func aHugeValueInAnErrorIsAbbreviated() throws {
         var document = try #require(try JSONSerialization.jsonObject(with: tripdoc.contents("trips.json")) as? [String: Any])
         var snapshots = try #require(document["snapshots"] as? [String: [[String: Any]]])
