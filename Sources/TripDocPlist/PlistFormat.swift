@@ -73,22 +73,39 @@ public struct PlistFormat: DocumentFormat {
 
     /// Why `data` is not a UTF-8 XML document (a UTF-16 or UTF-32 byte order mark, or another
     /// encoding declared), or `nil`. Only UTF-8 is read, so the checks made on raw bytes before
-    /// parsing (the internal subset) see the text libxml2 will see.
+    /// parsing (the internal subset) see the text libxml2 will see. The XML declaration is read
+    /// to its end however long it is (padding must not hide an `encoding`), and its `encoding`
+    /// pseudo-attribute as the XML grammar spells it.
     static func encodingProblem(_ data: Data) -> String? {
-        let prefix = [UInt8](data.prefix(200))
+        let prefix = [UInt8](data.prefix(4))
         if prefix.starts(with: [0xFE, 0xFF]) || prefix.starts(with: [0xFF, 0xFE]) || prefix.starts(with: [0, 0, 0xFE, 0xFF])
             || prefix.starts(with: [0, 0x3C]) || prefix.starts(with: [0x3C, 0])
         {
             return "the file is encoded in UTF-16 or UTF-32; tripdoc reads UTF-8 property lists only"
         }
-        let text = String(decoding: prefix, as: UTF8.self)
-        guard text.hasPrefix("<?xml") || text.hasPrefix("\u{FEFF}<?xml"), let end = text.firstIndex(of: ">") else { return nil }
-        let declaration = text[..<end].lowercased()
-        guard let range = declaration.range(of: "encoding") else { return nil }
-        let value = declaration[range.upperBound...].drop { $0.isWhitespace || $0 == "=" || $0 == "\"" || $0 == "'" }
-            .prefix { $0 != "\"" && $0 != "'" }
-        return value == "utf-8" || value == "utf8"
-            ? nil : "the file declares the encoding '\(value)'; tripdoc reads UTF-8 property lists only"
+        let start = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.startIndex + 3 : data.startIndex
+        guard data[start...].starts(with: Array("<?xml".utf8)), let end = data[start...].firstIndex(of: UInt8(ascii: ">"))
+        else { return nil }
+        let declaration = String(decoding: data[start..<end], as: UTF8.self)
+        guard let value = Self.pseudoAttribute("encoding", in: declaration) else { return nil }
+        return ["utf-8", "utf8"].contains(value.lowercased())
+            ? nil : "the file declares the encoding '\(value.lowercased())'; tripdoc reads UTF-8 property lists only"
+    }
+
+    /// The value of the pseudo-attribute `name` of an XML declaration (`name = "value"` or with
+    /// single quotes, white space allowed around `=`), or `nil` when it has none.
+    static func pseudoAttribute(_ name: String, in declaration: String) -> String? {
+        var rest = Substring(declaration)
+        while let range = rest.range(of: name) {
+            let before = rest[..<range.lowerBound].last
+            var after = rest[range.upperBound...].drop { $0.isWhitespace }
+            rest = rest[range.upperBound...]
+            guard before.map({ $0.isWhitespace }) ?? false, after.first == "=" else { continue }
+            after = after.dropFirst().drop { $0.isWhitespace }
+            guard let quote = after.first, quote == "\"" || quote == "'" else { return "" }
+            return String(after.dropFirst().prefix { $0 != quote })
+        }
+        return nil
     }
 
     public func writeDocument(_ document: Document) throws -> Data {

@@ -215,6 +215,29 @@ import TripDocTestSupport
         }
     }
 
+    /// The declaration is read to its end, however long: padding must not carry `encoding` past
+    /// where the check looks (a UTF-7 document could hide an internal subset from it).
+    @Test(arguments: [
+        "<?xml version=\"1.0\"" + String(repeating: " ", count: 400) + "encoding=\"UTF-7\"?><plist/>",
+        "<?xml version='1.0' encoding = 'utf-7' ?><plist/>",
+        "\u{FEFF}<?xml version=\"1.0\"\n\tencoding=\"ISO-8859-1\"?><plist/>",
+    ])
+    func anEncodingIsFoundWhereverTheDeclarationPutsIt(text: String) throws {
+        let error = try #require(throws: DocumentReadError.self) {
+            try PlistFormat().readDocument(from: Data(text.utf8), file: "x.plist")
+        }
+        #expect(error.message.hasSuffix("; tripdoc reads UTF-8 property lists only"), "\(error)")
+    }
+
+    @Test func aDeclarationWithoutAnEncodingOrWithUTF8IsRead() throws {
+        let document = try PlistFormat().writeDocument(EdgeCaseDocuments.document())
+        let text = String(decoding: document, as: UTF8.self)
+        for declaration in ["<?xml version=\"1.0\"?>", "<?xml version=\"1.0\" encoding='utf8' standalone=\"yes\"?>"] {
+            let respelled = text.replacingOccurrences(of: "<?xml version=\"1.0\" encoding=\"UTF-8\"?>", with: declaration)
+            #expect(try PlistFormat().readDocument(from: Data(respelled.utf8), file: "x.plist").snapshots.count == 3)
+        }
+    }
+
     @Test func aValueTooLongForLibxml2IsRefusedWhenWritingNotWhenReading() throws {
         var document = EdgeCaseDocuments.document()
         document.snapshots[0]["data"] = .data(Data(count: 8_000_000))
