@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import TripDocCore
 
 #if canImport(Glibc)
     import Glibc

@@ -100,21 +100,45 @@ public enum DocumentFileReader {
     }
 
     /// What `fd` (standard input, a FIFO, a device) gives until its end, a megabyte at a time,
-    /// stopping as soon as it passes the document-size limit.
+    /// stopping as soon as it passes the document-size limit. The bytes are kept aside in an
+    /// ``UnlinkedTemporaryFile`` and mapped, not gathered in memory: a stream that never ends
+    /// costs the temporary folder up to the limit, and memory a megabyte.
     private static func stream(_ fd: Int32, path: String, limits: DocumentLimits) throws -> Data {
-        var data = Data()
+        let name = path == "-" ? "standard input" : path
+        let file: UnlinkedTemporaryFile
+        do {
+            file = try UnlinkedTemporaryFile()
+        } catch let failure as UnlinkedTemporaryFile.Failure {
+            throw FileReadError(path: name, reason: "it is a stream, kept aside while it is read, and \(failure) in \(NSTemporaryDirectory())")
+        }
         let piece = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
         defer { piece.deallocate() }
+        var size = 0
         while true {
             let count = read(fd, piece.baseAddress, piece.count)
             if count < 0 {
                 if errno == EINTR { continue }
-                throw FileReadError(path: path == "-" ? "standard input" : path, reason: String(cString: strerror(errno)))
+                throw FileReadError(path: name, reason: String(cString: strerror(errno)))
             }
-            if count == 0 { return data }
-            data.append(contentsOf: UnsafeRawBufferPointer(rebasing: piece[0..<count]))
-            try limits.checkDocumentSize(data.count, file: path)
+            if count == 0 { break }
+            size += count
+            try limits.checkDocumentSize(size, file: path)
+            do {
+                try file.append(UnsafeRawBufferPointer(rebasing: piece[0..<count]))
+            } catch let failure as UnlinkedTemporaryFile.Failure {
+                throw FileReadError(path: name, reason: "it is a stream, kept aside while it is read, and \(failure) in \(NSTemporaryDirectory())")
+            }
         }
+        guard size > 0 else { return Data() }
+        guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, file.descriptor, 0), address != MAP_FAILED else {
+            throw FileReadError(path: name, reason: "mapping what it gave failed: \(String(cString: strerror(errno)))")
+        }
+        return Data(
+            bytesNoCopy: address, count: size,
+            deallocator: .custom { pointer, count in
+                _ = munmap(pointer, count)
+                withExtendedLifetime(file) {}
+            })
     }
 }
 
