@@ -154,6 +154,19 @@ import Testing
         #expect(try tripdoc.run("inspect", "large.tripbundle").status == 0)
     }
 
+    /// A stream is kept aside in the temporary folder as it arrives, and refused as soon as it
+    /// passes the document-size limit, whatever follows.
+    @Test func aStreamLargerThanTheLimitIsRefusedWhenItPassesIt() throws {
+        let input = Data(repeating: UInt8(ascii: " "), count: 12 << 20) + Data("{}".utf8)
+        let outcome = try tripdoc.run(["inspect", "-", "--max", "document-size=8M"], input: input)
+        #expect(outcome.status == 2)
+        // Refused on the read that passes 8 MiB (how much a read gives depends on the pipe).
+        #expect(outcome.stderr.hasPrefix("tripdoc: error: -: the file ("), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains(" bytes) is larger than the document-size limit of 8M bytes"), "\(outcome.stderr)")
+        let trips = try tripdoc.contents("trips.json")
+        #expect(try tripdoc.run(["show", "-", "--entity", "Trip"], input: trips).stdout == (try tripdoc.run("show", "trips.json", "--entity", "Trip").stdout))
+    }
+
     @Test func aHugeValueInAnErrorIsAbbreviated() throws {
         var document = try #require(try JSONSerialization.jsonObject(with: tripdoc.contents("trips.json")) as? [String: Any])
         var snapshots = try #require(document["snapshots"] as? [String: [[String: Any]]])
