@@ -41,7 +41,7 @@ public struct DocumentReadError: Error, Hashable, Sendable, CustomStringConverti
     /// The longest run of characters between two quotes, or without a space, that a message shows whole.
     static let longestRunShown = 120
 
-    /// `text` with every run longer than ``longestRunShown`` characters (between double quotes, or
+    /// `text` with every run longer than 120 characters (between double quotes, or
     /// without a space) cut to its first 60 and last 20 characters around `…(N characters)…`.
     public static func abbreviatingLongRuns(_ text: String) -> String {
         guard text.count > longestRunShown else { return text }
