@@ -33,11 +33,9 @@ public struct HistoryReport {
         var unlimited = query
         unlimited.fetchLimit = nil
         let selected = try document.history.transactions(matching: unlimited, storeIdentifier: storeIdentifier)
-        var matching = matcher.matchingIdentifiers { document.snapshots(of: $0) }
-        var related = RelatedSnapshots()
-        for (name, properties) in matcher.relatedProperties {
-            for snapshot in document.snapshots(of: name) { related.keep(snapshot, properties: properties) }
-        }
+        let related = matcher.relatedSnapshots { document.snapshots(of: $0) }
+        var matching = Set(
+            document.snapshots(of: entityName).filter { matcher.matches($0, related: related) }.map(\.persistentIdentifier))
         for transaction in selected {
             for case .delete(let identifier, let tombstone) in transaction.changes
             where identifier.entityName == entityName

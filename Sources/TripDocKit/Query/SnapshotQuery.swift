@@ -118,13 +118,20 @@ struct QueryNode: Sendable {
 }
 
 extension SnapshotQuery {
-    /// The identifiers of the snapshots of ``entityName`` that match, among `snapshots` of a
-    /// document held in memory; `snapshotsOf` gives an entity's snapshots (for the related ones).
-    public func matchingIdentifiers(snapshotsOf: (String) -> [DefaultSnapshot]) -> Set<PersistentIdentifier> {
+    /// The snapshots the query reads through to-one relationships, from a document held in
+    /// memory whose snapshots of an entity `snapshotsOf` gives.
+    public func relatedSnapshots(snapshotsOf: (String) -> [DefaultSnapshot]) -> RelatedSnapshots {
         var related = RelatedSnapshots()
         for (entity, properties) in relatedProperties {
             for snapshot in snapshotsOf(entity) { related.keep(snapshot, properties: properties) }
         }
+        return related
+    }
+
+    /// The identifiers of the snapshots of ``entityName`` that match, in a document held in
+    /// memory whose snapshots of an entity `snapshotsOf` gives.
+    public func matchingIdentifiers(snapshotsOf: (String) -> [DefaultSnapshot]) -> Set<PersistentIdentifier> {
+        let related = relatedSnapshots(snapshotsOf: snapshotsOf)
         return Set(snapshotsOf(entityName).filter { matches($0, related: related) }.map(\.persistentIdentifier))
     }
 }
