@@ -15,15 +15,6 @@ public struct SnapshotTable {
     /// How many met the selection's condition or wanted identifiers (`nil` when it had none).
     public var matching: Int?
 
-    /// Tables for `document`, one per entity (or only `entityName`), at most `limit` rows each.
-    public static func tables(for document: Document, entityName: String?, limit: Int?) -> [SnapshotTable] {
-        let ordered = document.orderedSnapshots
-        return document.schema.entities.filter { entityName == nil || $0.name == entityName }.map { entity in
-            let all = ordered.filter { $0.entityName == entity.name }
-            return SnapshotTable(entity: entity, snapshots: Array(all.prefix(limit ?? all.count)), total: all.count)
-        }
-    }
-
     /// The tables of the entities a selection kept, in schema order.
     public static func tables(for selection: SnapshotSelection) -> [SnapshotTable] {
         guard let schema = selection.schema else { return [] }
