@@ -26,13 +26,19 @@ public protocol DocumentStoreConfiguration: DataStoreConfiguration {
 /// rules and history are the shared engine's. Predicates and sorts are left to the context
 /// (`DataStoreError.preferInMemoryFilter`), which evaluates them on the models.
 public final class DocumentStore<Configuration: DocumentStoreConfiguration>: DataStore, HistoryProviding,
-    RewritesReferencesOnSave
+    RewritesReferencesOnSave, ReportsAppliedSaves
 {
     public typealias Snapshot = DefaultSnapshot
 
     private enum Backend {
         case file(ArchiveStore)
-        case memory(Document)
+        case memory(InMemoryDocument)
+    }
+
+    /// The document of a store kept in memory, changed in place by saves.
+    private final class InMemoryDocument {
+        var document: IndexedDocument
+        init(_ document: IndexedDocument) { self.document = document }
     }
 
     public let configuration: Configuration
@@ -55,11 +61,11 @@ public final class DocumentStore<Configuration: DocumentStoreConfiguration>: Dat
         if let migrationPlan { schema = try migrationPlan.currentSchema(matching: schema) }
         self.configuration = configuration
         if let stage = configuration as? MigrationStageStore {
-            backend = .memory(stage.workspace.document)
+            backend = .memory(InMemoryDocument(IndexedDocument(stage.workspace.document)))
             identifier = stage.workspace.document.storeIdentifier
         } else if configuration.isStoredInMemoryOnly {
-            let document = Document.empty(schema: schema)
-            backend = .memory(document)
+            let document = IndexedDocument.empty(schema: schema)
+            backend = .memory(InMemoryDocument(document))
             identifier = document.storeIdentifier
         } else {
             let path = configuration.url.path
@@ -92,14 +98,14 @@ public final class DocumentStore<Configuration: DocumentStoreConfiguration>: Dat
 
     /// The whole document as it is now (what a migration stage's context left).
     func currentDocument() throws -> Document {
-        try lock.withLock { try document() }
+        try lock.withLock { try document().document }
     }
 
     /// The whole document.
-    private func document() throws -> Document {
+    private func document() throws -> IndexedDocument {
         switch backend {
-        case .file(let store): try store.readDocument()
-        case .memory(let document): document
+        case .file(let store): try store.readIndexedDocument()
+        case .memory(let memory): memory.document
         }
     }
 
@@ -118,17 +124,20 @@ public final class DocumentStore<Configuration: DocumentStoreConfiguration>: Dat
     public func save(_ request: DataStoreSaveChangesRequest<DefaultSnapshot>) throws
         -> DataStoreSaveChangesResult<DefaultSnapshot>
     {
+        try applySave(request).result
+    }
+
+    /// Saves, reporting every model the save changed, so that a context refreshes only those.
+    func applySave(_ request: DataStoreSaveChangesRequest<DefaultSnapshot>) throws -> AppliedSave {
         try lock.withLock {
             guard configuration.allowsSave else { throw ModelContextError.saveNotAllowed(configuration.name) }
             switch backend {
             case .file(let store):
-                return try store.save(request)
-            case .memory(var document):
-                let result = try document.applySaveChanges(
+                return try store.applySave(request)
+            case .memory(let memory):
+                return try memory.document.applySaveChanges(
                     request, timestamp: Date(), processIdentifier: String(ProcessInfo.processInfo.processIdentifier),
                     bundleIdentifier: ProcessInfo.processInfo.processName)
-                backend = .memory(document)
-                return result
             }
         }
     }
@@ -137,10 +146,10 @@ public final class DocumentStore<Configuration: DocumentStoreConfiguration>: Dat
         -> [PersistentIdentifier: DefaultSnapshot]
     {
         try lock.withLock {
-            let wanted = Set(persistentIdentifiers)
+            let document = try document()
             var found: [PersistentIdentifier: DefaultSnapshot] = [:]
-            for snapshot in try document().snapshots where wanted.contains(snapshot.persistentIdentifier) {
-                found[snapshot.persistentIdentifier] = snapshot
+            for identifier in persistentIdentifiers {
+                if let snapshot = document.snapshot(for: identifier) { found[identifier] = snapshot }
             }
             return found
         }
@@ -155,8 +164,8 @@ public final class DocumentStore<Configuration: DocumentStoreConfiguration>: Dat
                 document.snapshots = []
                 document.history = DocumentHistory(deletedThrough: document.history.transactions.last?.transactionIdentifier ?? 0)
                 try store.replaceDocument(document)
-            case .memory(let document):
-                backend = .memory(Document.empty(schema: schema, storeIdentifier: document.storeIdentifier))
+            case .memory(let memory):
+                memory.document = IndexedDocument.empty(schema: schema, storeIdentifier: memory.document.storeIdentifier)
             }
         }
     }
@@ -192,9 +201,8 @@ public final class DocumentStore<Configuration: DocumentStoreConfiguration>: Dat
             switch backend {
             case .file(let store):
                 try store.deleteHistory(through: last.token)
-            case .memory(var document):
-                try document.history.delete(through: last.token, storeIdentifier: identifier)
-                backend = .memory(document)
+            case .memory(let memory):
+                try memory.document.history.delete(through: last.token, storeIdentifier: identifier)
             }
         }
     }

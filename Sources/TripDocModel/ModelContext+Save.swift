@@ -15,31 +15,55 @@ extension ModelContext {
             _ = try container.store(for: id.entityName)
         }
         var committedAny = false
+        // What the stores changed: each model's snapshot now (`nil`: gone), or `nil` once a
+        // store that does not report it has saved (then every registered model is refreshed).
+        var changed: [PersistentIdentifier: DefaultSnapshot?]? = [:]
         do {
             for store in container.stores {
                 func held(_ ids: [PersistentIdentifier]) -> [any PersistentModel] {
                     ids.filter { (try? container.store(for: $0.entityName)) === store }.compactMap { registry[$0] }
                 }
                 let inserted = held(insertedIdentifiers)
-                let changed = held(changedIdentifiers)
+                let changedModels = held(changedIdentifiers)
                 let deleted = held(deletedIdentifiers)
-                guard !inserted.isEmpty || !changed.isEmpty || !deleted.isEmpty else { continue }
+                guard !inserted.isEmpty || !changedModels.isEmpty || !deleted.isEmpty else { continue }
                 let request = DataStoreSaveChangesRequest<DefaultSnapshot>(
                     editingState: EditingState(id: editingState.id, author: author),
                     inserted: try inserted.map { try $0.backing.snapshot() },
-                    updated: try changed.map { try $0.backing.snapshot() },
+                    updated: try changedModels.map { try $0.backing.snapshot() },
                     deleted: try deleted.map { try $0.backing.committed ?? $0.backing.snapshot() })
-                let result = try store.save(request)
+                let (result, storeChanged) = try store.save(request)
                 // This store has the changes now, whatever happens with the next one.
-                commit(inserted: inserted, changed: changed, deleted: deleted, remapped: result.remappedIdentifiers)
+                commit(inserted: inserted, changed: changedModels, deleted: deleted, remapped: result.remappedIdentifiers)
                 committedAny = true
-                try rewriteTemporaryReferences(in: request, remapped: result.remappedIdentifiers, store: store)
+                if let storeChanged { changed?.merge(storeChanged) { _, new in new } } else { changed = nil }
+                if try rewriteTemporaryReferences(in: request, remapped: result.remappedIdentifiers, store: store) {
+                    changed = nil
+                }
             }
         } catch {
-            if committedAny { try? refreshRegisteredModels() }
+            if committedAny { try? refresh(changed) }
             throw error
         }
-        try refreshRegisteredModels()
+        try refresh(changed)
+    }
+
+    /// Gives the models a save changed the state their stores now hold (`changed`), or, when a
+    /// store did not tell what it changed (`nil`), every registered model.
+    private func refresh(_ changed: [PersistentIdentifier: DefaultSnapshot?]?) throws {
+        snapshotCache = [:]
+        guard let changed else { return try refreshRegisteredModels() }
+        for (id, snapshot) in changed {
+            // Models still pending (a store that refused) keep their unsaved state.
+            guard let backing = registry[id]?.backing, !pending.contains(id) else { continue }
+            if let snapshot {
+                backing.load(snapshot)
+            } else {
+                registry[id] = nil
+                backing.isDeleted = true
+                backing.detach()
+            }
+        }
     }
 
     /// Takes a store's successful save into the context: inserted models get their permanent
@@ -80,12 +104,12 @@ extension ModelContext {
     /// needs nothing more. Others, like the WWDC24 talk's JSON store, copy inserted snapshots
     /// with `copy(persistentIdentifier:)` and keep their references to temporary identifiers:
     /// for those the context sends the snapshots that refer to inserted models again, as
-    /// updates, with permanent identifiers.
+    /// updates, with permanent identifiers. Returns whether it did.
     private func rewriteTemporaryReferences(
         in request: DataStoreSaveChangesRequest<DefaultSnapshot>, remapped: [PersistentIdentifier: PersistentIdentifier],
         store: ModelStore
-    ) throws {
-        guard !(store.store is any RewritesReferencesOnSave), !remapped.isEmpty else { return }
+    ) throws -> Bool {
+        guard !(store.store is any RewritesReferencesOnSave), !remapped.isEmpty else { return false }
         func refersToInserted(_ snapshot: DefaultSnapshot) -> Bool {
             snapshot.values.values.contains { value in
                 switch value {
@@ -100,15 +124,15 @@ extension ModelContext {
                 persistentIdentifier: remapped[snapshot.persistentIdentifier] ?? snapshot.persistentIdentifier,
                 remappedIdentifiers: remapped)
         }
-        guard !fixed.isEmpty else { return }
+        guard !fixed.isEmpty else { return false }
         _ = try store.save(
             DataStoreSaveChangesRequest(editingState: EditingState(id: editingState.id, author: author), updated: fixed))
+        return true
     }
 
     /// Gives every registered model the state its store now holds; models the store no longer
     /// holds (deleted by a cascade, merged by an upsert) leave the context.
     private func refreshRegisteredModels() throws {
-        snapshotCache = [:]
         for store in container.stores {
             // Models still pending (a store that refused) keep their unsaved state.
             let ids = registry.keys.filter { !pending.contains($0) && (try? container.store(for: $0.entityName)) === store }

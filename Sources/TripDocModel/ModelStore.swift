@@ -33,12 +33,20 @@ final class ModelStore {
         return try open(store)
     }
 
-    func save(_ request: DataStoreSaveChangesRequest<DefaultSnapshot>) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {
+    /// Saves; with every model the save changed when the store reports them (tripdoc's own
+    /// stores do), `nil` otherwise.
+    func save(_ request: DataStoreSaveChangesRequest<DefaultSnapshot>) throws
+        -> (result: DataStoreSaveChangesResult<DefaultSnapshot>, changed: [PersistentIdentifier: DefaultSnapshot?]?)
+    {
+        if let reporting = store as? any ReportsAppliedSaves {
+            let applied = try reporting.applySave(request)
+            return (applied.result, applied.changedSnapshots)
+        }
         func open<S: DataStore>(_ store: S) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {
             let result = try store.save(request as! DataStoreSaveChangesRequest<S.Snapshot>)
             return result as! DataStoreSaveChangesResult<DefaultSnapshot>
         }
-        return try open(store)
+        return (try open(store), nil)
     }
 
     func cachedSnapshots(for identifiers: [PersistentIdentifier], editingState: EditingState) throws
@@ -76,4 +84,11 @@ final class ModelStore {
     }
 
     func erase() throws { try store.erase() }
+}
+
+/// A store that tells, for each save, every model it changed (tripdoc's own stores), so that a
+/// context refreshes only those models instead of every one it holds.
+protocol ReportsAppliedSaves: AnyObject {
+    /// Saves, reporting every model the save changed.
+    func applySave(_ request: DataStoreSaveChangesRequest<DefaultSnapshot>) throws -> AppliedSave
 }

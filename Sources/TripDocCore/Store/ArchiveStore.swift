@@ -27,8 +27,9 @@ public final class ArchiveStore {
     /// The version of the file this store last read or wrote.
     private var loadedStamp: FileStamp?
     /// The document as last read or written, and the version of the file it came from: reads
-    /// of an unchanged file use it instead of decoding the file again.
-    private var cached: (stamp: FileStamp, document: Document)?
+    /// of an unchanged file use it instead of decoding the file again, and saves change it in
+    /// place at the cost of what they change.
+    private var cached: (stamp: FileStamp, document: IndexedDocument)?
 
     /// Opens the document at `path`, creating an empty one for `schema` when there is none.
     ///
@@ -55,6 +56,7 @@ public final class ArchiveStore {
         AtomicFileWriter.removeStaleTemporaryFiles(besides: path)
         defer { withExtendedLifetime(lock) {} }
         if FileManager.default.fileExists(atPath: path) {
+            let stamp = FileStamp(path: path)
             let data = try DocumentFileReader.contents(of: path, limits: limits)
             let document = try format.readDocument(from: data, file: path, limits: limits)
             // A schema whose entities the document has, as they are, works on that document
@@ -65,6 +67,9 @@ public final class ArchiveStore {
             }
             self.schema = document.schema
             self.identifier = document.storeIdentifier
+            // Opening reads the document once: the first fetch uses what was read here.
+            cached = stamp.map { ($0, IndexedDocument(document)) }
+            loadedStamp = stamp
         } else {
             guard let schema else { throw ArchiveStoreError.missingSchema(path: path) }
             try schema.validate()
@@ -72,13 +77,20 @@ public final class ArchiveStore {
             try fileWriter.write(format.writeDocument(document), to: path)
             self.schema = schema
             self.identifier = document.storeIdentifier
+            loadedStamp = FileStamp(path: path)
+            cached = loadedStamp.map { ($0, IndexedDocument(document)) }
         }
-        loadedStamp = FileStamp(path: path)
     }
 
     /// Reads the whole document: decodes the file, unless it is still the version (device,
     /// inode, size, modification time) this store last read or wrote.
     public func readDocument() throws -> Document {
+        try readIndexedDocument().document
+    }
+
+    /// Reads the whole document, indexed: decodes the file, unless it is still the version
+    /// (device, inode, size, modification time) this store last read or wrote.
+    public func readIndexedDocument() throws -> IndexedDocument {
         let stamp = FileStamp(path: path)
         if let cached, cached.stamp == stamp {
             loadedStamp = stamp
@@ -92,15 +104,16 @@ public final class ArchiveStore {
         guard document.storeIdentifier == identifier else {
             throw ArchiveStoreError.storeReplaced(path: path, expected: identifier, found: document.storeIdentifier)
         }
-        cached = stamp.map { ($0, document) }
-        return document
+        let indexed = IndexedDocument(document)
+        cached = stamp.map { ($0, indexed) }
+        return indexed
     }
 
     /// The snapshots of `entityName` (all snapshots when `nil`), in document order.
     public func fetchSnapshots(entityName: String? = nil) throws -> [DefaultSnapshot] {
-        let snapshots = try readDocument().orderedSnapshots
-        guard let entityName else { return snapshots }
-        return snapshots.filter { $0.entityName == entityName }
+        let document = try readIndexedDocument()
+        guard let entityName else { return document.document.snapshots }
+        return document.snapshots(of: entityName)
     }
 
     /// Applies a save to the document and writes it atomically.
@@ -110,15 +123,32 @@ public final class ArchiveStore {
     public func save(
         _ request: DataStoreSaveChangesRequest<DefaultSnapshot>
     ) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {
+        try applySave(request).result
+    }
+
+    /// Applies a save to the document and writes it atomically, reporting every model the save
+    /// changed (see ``IndexedDocument/applySaveChanges(_:timestamp:processIdentifier:bundleIdentifier:keepingInsertedIdentifiers:)``).
+    ///
+    /// - Throws: ``SaveChangesError`` (nothing is written), or a read or write error.
+    public func applySave(_ request: DataStoreSaveChangesRequest<DefaultSnapshot>) throws -> AppliedSave {
         let lock = try DocumentFileLock(documentPath: path)
         defer { withExtendedLifetime(lock) {} }
         try checkUnchanged()
-        var document = try readDocument()
-        let result = try document.applySaveChanges(
-            request, timestamp: Date(), processIdentifier: String(ProcessInfo.processInfo.processIdentifier),
-            bundleIdentifier: ProcessInfo.processInfo.processName)
+        var document = try readIndexedDocument()
+        // The cache lets go of the document so that the save changes it in place; a failed
+        // write leaves no cache, and the next read decodes the file.
+        cached = nil
+        let applied: AppliedSave
+        do {
+            applied = try document.applySaveChanges(
+                request, timestamp: Date(), processIdentifier: String(ProcessInfo.processInfo.processIdentifier),
+                bundleIdentifier: ProcessInfo.processInfo.processName)
+        } catch {
+            cached = loadedStamp.map { ($0, document) }
+            throw error
+        }
         try write(document)
-        return result
+        return applied
     }
 
     /// Throws ``ArchiveStoreError/conflict(path:)`` when the file is not the version this store
@@ -128,9 +158,9 @@ public final class ArchiveStore {
     }
 
     /// Writes `document` and remembers the new file's version.
-    private func write(_ document: Document) throws {
+    private func write(_ document: IndexedDocument) throws {
         cached = nil
-        try fileWriter.write(format.writeDocument(document), to: path)
+        try fileWriter.write(format.writeDocument(document.document), to: path)
         loadedStamp = FileStamp(path: path)
         cached = loadedStamp.map { ($0, document) }
     }
@@ -147,7 +177,7 @@ public final class ArchiveStore {
         let lock = try DocumentFileLock(documentPath: path)
         defer { withExtendedLifetime(lock) {} }
         try checkUnchanged()
-        try write(document)
+        try write(IndexedDocument(document))
     }
 
     /// The transactions `query` selects (SwiftData's `fetchHistory`).
@@ -155,19 +185,20 @@ public final class ArchiveStore {
     /// - Throws: ``HistoryError/historyTokenExpired(_:deletedThrough:)`` when the query's token
     ///   is older than the history kept: discard it and fetch from the start.
     public func fetchHistory(_ query: HistoryQuery = HistoryQuery()) throws -> [HistoryTransactionRecord] {
-        try readDocument().history.transactions(matching: query, storeIdentifier: identifier)
+        try readIndexedDocument().history.transactions(matching: query, storeIdentifier: identifier)
     }
 
     /// The token of the newest transaction, or `nil` when there is none.
     public func currentHistoryToken() throws -> DefaultHistoryToken? {
-        try readDocument().history.transactions.last?.token(in: identifier)
+        try readIndexedDocument().history.transactions.last?.token(in: identifier)
     }
 
     /// Deletes history through `token` (SwiftData's `deleteHistory`), writing the document.
     public func deleteHistory(through token: DefaultHistoryToken) throws {
         let lock = try DocumentFileLock(documentPath: path)
         defer { withExtendedLifetime(lock) {} }
-        var document = try readDocument()
+        var document = try readIndexedDocument()
+        cached = nil
         try document.history.delete(through: token, storeIdentifier: identifier)
         try write(document)
     }
@@ -176,7 +207,8 @@ public final class ArchiveStore {
     public func deleteHistory(before date: Date) throws {
         let lock = try DocumentFileLock(documentPath: path)
         defer { withExtendedLifetime(lock) {} }
-        var document = try readDocument()
+        var document = try readIndexedDocument()
+        cached = nil
         document.history.delete(before: date)
         try write(document)
     }

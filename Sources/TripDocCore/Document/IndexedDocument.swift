@@ -1,0 +1,148 @@
+import Foundation
+
+/// A document held for saving often: its snapshots by identifier, each entity's in document
+/// order, and each uniqueness constraint's index, all kept up to date by
+/// ``applySaveChanges(_:timestamp:processIdentifier:bundleIdentifier:keepingInsertedIdentifiers:)``
+/// at the cost of what a save changes, not of the document's size.
+///
+/// A store that keeps its document in memory between saves (tripdoc's `DocumentStore` and
+/// ``ArchiveStore`` do) holds one of these; ``Document`` is the form formats read and write.
+/// Making one from a document, and ``document`` back, each take one pass over the snapshots.
+public struct IndexedDocument: Sendable {
+    /// What the document says about itself.
+    public private(set) var header: DocumentHeader
+    /// The entities the snapshots follow.
+    public let schema: Schema
+    /// Every save's transaction, oldest first.
+    public var history: DocumentHistory
+    /// Every snapshot, by identifier.
+    private(set) var byIdentifier: [PersistentIdentifier: DefaultSnapshot]
+    /// Each entity's identifiers in document order, by entity name.
+    private var orders: [String: EntityOrder]
+    /// For each entity and uniqueness constraint, the model holding each combination of values.
+    private(set) var uniqueIndexes: [String: [[String]: [[SnapshotValue]: PersistentIdentifier]]]
+    /// What was wrong with the document this was made from (an identifier listed twice); a save
+    /// refuses to change such a document.
+    let problems: [IntegrityProblem]
+
+    /// Indexes `document`. An identifier the document lists more than once is kept once (its
+    /// last snapshot); saves then fail with ``SaveChangesError/documentHasProblems(_:)``.
+    public init(_ document: Document) {
+        header = document.header
+        schema = document.schema
+        history = document.history
+        var byIdentifier: [PersistentIdentifier: DefaultSnapshot] = [:]
+        byIdentifier.reserveCapacity(document.snapshots.count)
+        var identifiersByEntity: [String: [PersistentIdentifier]] = [:]
+        var hasDuplicates = false
+        for snapshot in document.snapshots {
+            let identifier = snapshot.persistentIdentifier
+            if byIdentifier.updateValue(snapshot, forKey: identifier) == nil {
+                identifiersByEntity[identifier.entityName, default: []].append(identifier)
+            } else {
+                hasDuplicates = true
+            }
+        }
+        self.byIdentifier = byIdentifier
+        orders = identifiersByEntity.mapValues { EntityOrder($0) }
+        problems = hasDuplicates ? IntegrityChecker().problems(in: document) : []
+        uniqueIndexes = [:]
+        for entity in schema.entities where !entity.effectiveUniquenessConstraints.isEmpty {
+            for constraint in entity.effectiveUniquenessConstraints {
+                var index: [[SnapshotValue]: PersistentIdentifier] = [:]
+                for identifier in identifiersByEntity[entity.name] ?? [] {
+                    if let key = Self.uniqueKey(of: byIdentifier[identifier]!, constraint: constraint) { index[key] = identifier }
+                }
+                uniqueIndexes[entity.name, default: [:]][constraint] = index
+            }
+        }
+    }
+
+    /// An empty document for `schema` with a new store identifier.
+    public static func empty(schema: Schema, storeIdentifier: String = UUID().uuidString) -> IndexedDocument {
+        IndexedDocument(Document.empty(schema: schema, storeIdentifier: storeIdentifier))
+    }
+
+    /// The store identifier, from the header.
+    public var storeIdentifier: String { header.storeIdentifier }
+
+    /// How many snapshots the document holds.
+    public var count: Int { byIdentifier.count }
+
+    /// The snapshot with `identifier`, or `nil` when the document holds none.
+    public func snapshot(for identifier: PersistentIdentifier) -> DefaultSnapshot? {
+        byIdentifier[identifier]
+    }
+
+    /// How many snapshots of `entityName` the document holds.
+    public func count(of entityName: String) -> Int { orders[entityName]?.count ?? 0 }
+
+    /// The identifiers of `entityName`'s snapshots, in document order (by primary key).
+    public func identifiers(of entityName: String) -> [PersistentIdentifier] {
+        orders[entityName]?.identifiers ?? []
+    }
+
+    /// The snapshots of `entityName`, in document order (by primary key).
+    public func snapshots(of entityName: String) -> [DefaultSnapshot] {
+        identifiers(of: entityName).map { byIdentifier[$0]! }
+    }
+
+    /// The whole document, its snapshots by entity name, then primary key (the order documents
+    /// are written in).
+    public var document: Document {
+        var snapshots: [DefaultSnapshot] = []
+        snapshots.reserveCapacity(byIdentifier.count)
+        for entityName in orders.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            for identifier in orders[entityName]!.identifiers { snapshots.append(byIdentifier[identifier]!) }
+        }
+        return Document(header: header, schema: schema, snapshots: snapshots, history: history)
+    }
+
+    /// The values of `constraint`'s properties, or `nil` when one is missing or `nil` (models
+    /// without a value never collide).
+    static func uniqueKey(of snapshot: DefaultSnapshot, constraint: [String]) -> [SnapshotValue]? {
+        var key: [SnapshotValue] = []
+        key.reserveCapacity(constraint.count)
+        for name in constraint {
+            guard let value = snapshot.values[name], value != .null else { return nil }
+            key.append(value)
+        }
+        return key
+    }
+
+    /// Takes a save worked out against this document: snapshots, order, indexes, header and the
+    /// history transaction, touching only what the save changed.
+    mutating func commit(
+        _ changed: [PersistentIdentifier: DefaultSnapshot?], header newHeader: DocumentHeader,
+        transaction: HistoryTransactionRecord?
+    ) {
+        // Keys the old values held leave the indexes before the new values' keys enter them, so
+        // a model taking over a key another model of the same save gave up keeps it.
+        for (identifier, _) in changed {
+            guard let old = byIdentifier[identifier], let constraints = uniqueIndexes[identifier.entityName] else { continue }
+            for constraint in constraints.keys {
+                if let key = Self.uniqueKey(of: old, constraint: constraint), uniqueIndexes[identifier.entityName]![constraint]![key] == identifier {
+                    uniqueIndexes[identifier.entityName]![constraint]![key] = nil
+                }
+            }
+        }
+        for (identifier, new) in changed {
+            if let new, let constraints = uniqueIndexes[identifier.entityName] {
+                for constraint in constraints.keys {
+                    if let key = Self.uniqueKey(of: new, constraint: constraint) {
+                        uniqueIndexes[identifier.entityName]![constraint]![key] = identifier
+                    }
+                }
+            }
+            if let new {
+                if byIdentifier.updateValue(new, forKey: identifier) == nil {
+                    orders[identifier.entityName, default: EntityOrder()].insert(identifier)
+                }
+            } else if byIdentifier.removeValue(forKey: identifier) != nil {
+                orders[identifier.entityName]?.remove(identifier)
+            }
+        }
+        header = newHeader
+        if let transaction { history.transactions.append(transaction) }
+    }
+}

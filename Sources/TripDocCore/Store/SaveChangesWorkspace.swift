@@ -1,0 +1,505 @@
+import Foundation
+
+/// The state of one save while it is worked out against a document it leaves unchanged: what
+/// the save changes is kept beside the document, and taken into it only once the whole save
+/// has been found valid (``IndexedDocument/commit(_:header:transaction:)``).
+struct SaveChangesWorkspace {
+    /// The document as it was before the save; never changed here.
+    let base: IndexedDocument
+    /// The header as the save leaves it (its key sequences move on).
+    var header: DocumentHeader
+    /// Each model the save has changed so far: its new snapshot, or `nil` once removed.
+    var overlay: [PersistentIdentifier: DefaultSnapshot?] = [:]
+    var entities: [String: Schema.Entity]
+    /// Changes to the base's uniqueness indexes: the model now holding a combination of
+    /// values, or `nil` once none does.
+    var uniqueOverlay: [String: [[String]: [[SnapshotValue]: PersistentIdentifier?]]] = [:]
+    /// What the save changed, in order, for the history.
+    var changes: [HistoryChangeRecord] = []
+    /// The models the request deletes (as it names them).
+    var deleting: Set<PersistentIdentifier> = []
+    /// Whether inserts with free permanent identifiers of this store keep them.
+    var keepsInsertedIdentifiers = false
+    /// Identifiers kept by this save's inserts, which minting must pass over.
+    var kept: Set<PersistentIdentifier> = []
+
+    init(base: IndexedDocument) {
+        self.base = base
+        self.header = base.header
+        self.entities = base.schema.entitiesByName
+    }
+
+    var storeIdentifier: String { header.storeIdentifier }
+
+    /// The snapshot of `identifier` as the save has left it so far.
+    func current(_ identifier: PersistentIdentifier) -> DefaultSnapshot? {
+        if let changed = overlay[identifier] { return changed }
+        return base.byIdentifier[identifier]
+    }
+
+    /// Sets the snapshot of `identifier`, or removes it (`nil`).
+    mutating func set(_ identifier: PersistentIdentifier, _ snapshot: DefaultSnapshot?) {
+        overlay.updateValue(snapshot, forKey: identifier)
+    }
+
+    /// The identifiers of `entityName`'s models as the save has left them so far, in no order.
+    func currentIdentifiers(of entityName: String) -> [PersistentIdentifier] {
+        base.identifiers(of: entityName).filter { overlay[$0] == nil }
+            + overlay.compactMap { $0.key.entityName == entityName && $0.value != nil ? $0.key : nil }
+    }
+
+    mutating func apply(
+        _ request: DataStoreSaveChangesRequest<DefaultSnapshot>
+    ) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {
+        guard base.problems.isEmpty else { throw SaveChangesError.documentHasProblems(base.problems) }
+
+        // Models this save deletes cannot take an insert as an upsert.
+        deleting = Set(request.deleted.map(\.persistentIdentifier))
+
+        // Inserts: decide every new identifier first, so references among them can be rewritten.
+        var remapped: [PersistentIdentifier: PersistentIdentifier] = [:]
+        var upserted: Set<PersistentIdentifier> = []
+        var pendingInserts: [(PersistentIdentifier, DefaultSnapshot)] = []
+        if keepsInsertedIdentifiers {
+            // Kept identifiers first, so that the keys minted below pass over all of them.
+            for snapshot in request.inserted {
+                let original = snapshot.persistentIdentifier
+                guard !original.isTemporary, original.storeIdentifier == storeIdentifier, current(original) == nil,
+                    entities[original.entityName] != nil, kept.insert(original).inserted
+                else { continue }
+                if let number = PrimaryKeyOrder.canonicalNumber(original.primaryKey), number < Int64.max - 2,
+                    number >= header.nextPrimaryKeys[original.entityName] ?? 0
+                {
+                    if header.nextPrimaryKeys[original.entityName] == nil {
+                        _ = try mintIdentifier(for: original.entityName)
+                    }
+                    header.nextPrimaryKeys[original.entityName] = max(
+                        number + 1, header.nextPrimaryKeys[original.entityName] ?? 0)
+                }
+            }
+        }
+        for snapshot in request.inserted {
+            let original = snapshot.persistentIdentifier
+            guard let entity = entities[original.entityName] else { throw SaveChangesError.unknownEntity(original) }
+            guard remapped[original] == nil else { throw SaveChangesError.duplicateIdentifier(original) }
+            if !keepsInsertedIdentifiers, !original.isTemporary, original.storeIdentifier == storeIdentifier,
+                current(original) != nil
+            {
+                throw SaveChangesError.duplicateIdentifier(original)
+            }
+            // A patch's or merge's inserts are new objects, never upserts: their uniqueness is
+            // checked once the whole save is in place (an update in the same save may move an
+            // object's values out of their way).
+            if !keepsInsertedIdentifiers, let existing = try existingMatch(for: snapshot, entity: entity) {
+                remapped[original] = existing
+                upserted.insert(existing)
+                pendingInserts.append((existing, snapshot))
+                continue
+            }
+            let permanent = kept.contains(original) ? original : try mintIdentifier(for: entity.name)
+            remapped[original] = permanent
+            pendingInserts.append((permanent, snapshot))
+            if !keepsInsertedIdentifiers { registerUniqueKeys(of: snapshot, as: permanent, entity: entity) }
+        }
+        var reregister: [PersistentIdentifier: DefaultSnapshot] = [:]
+        var saved: [(PersistentIdentifier, previous: DefaultSnapshot?)] = []
+        for (identifier, snapshot) in pendingInserts {
+            let entity = entities[identifier.entityName]!
+            var copy = snapshot.copy(persistentIdentifier: identifier, remappedIdentifiers: remapped)
+            if let existing = current(identifier) { copy = Self.upsert(copy, onto: existing, entity: entity) }
+            let rewritten = try normalized(copy, entity: entity, reportedAs: snapshot.persistentIdentifier)
+            saved.append((identifier, current(identifier)))
+            if let previous = current(identifier) {
+                try checkUniqueness(of: rewritten, replacing: previous, entity: entity)
+                set(identifier, rewritten)
+                recordUpdate(from: previous, to: rewritten, entity: entity)
+            } else {
+                set(identifier, rewritten)
+                changes.append(.insert(identifier))
+            }
+            if upserted.contains(identifier) { reregister[identifier] = rewritten }
+        }
+
+        for snapshot in request.updated {
+            let identifier = remapped[snapshot.persistentIdentifier] ?? snapshot.persistentIdentifier
+            guard let entity = entities[identifier.entityName] else { throw SaveChangesError.unknownEntity(identifier) }
+            guard let previous = current(identifier) else {
+                throw SaveChangesError.unknownIdentifier(identifier, operation: "update")
+            }
+            let rewritten = try normalized(
+                snapshot.copy(persistentIdentifier: identifier, remappedIdentifiers: remapped), entity: entity,
+                reportedAs: identifier)
+            try checkUniqueness(of: rewritten, replacing: previous, entity: entity)
+            saved.append((identifier, previous))
+            set(identifier, rewritten)
+            recordUpdate(from: previous, to: rewritten, entity: entity)
+        }
+        keepInversesConsistent(after: saved)
+
+        var deleted: Set<PersistentIdentifier> = []
+        let requested = Set(request.deleted.map { remapped[$0.persistentIdentifier] ?? $0.persistentIdentifier })
+        for snapshot in request.deleted {
+            let identifier = remapped[snapshot.persistentIdentifier] ?? snapshot.persistentIdentifier
+            guard current(identifier) != nil || deleted.contains(identifier) else {
+                throw SaveChangesError.unknownIdentifier(identifier, operation: "delete")
+            }
+            try delete(identifier, alsoDeleting: requested, deleted: &deleted)
+        }
+
+        if keepsInsertedIdentifiers {
+            try checkUniquenessOfInserts(Set(pendingInserts.map(\.0)).subtracting(deleted), reported: remapped)
+        }
+
+        let originals = Dictionary(
+            pendingInserts.map { ($0.0, $0.1.persistentIdentifier) }, uniquingKeysWith: { first, _ in first })
+        try checkReferences(of: Array(Set(pendingInserts.map(\.0)).subtracting(deleted)), reported: originals)
+        try checkReferences(
+            of: request.updated.map { remapped[$0.persistentIdentifier] ?? $0.persistentIdentifier }
+                .filter { !deleted.contains($0) })
+
+        return DataStoreSaveChangesResult(
+            for: storeIdentifier, remappedIdentifiers: remapped, snapshotsToReregister: reregister)
+    }
+
+    /// What an insert that matches `existing` on a uniqueness constraint leaves (an upsert, as
+    /// SwiftData's constraint merge with the inserted object's values winning): the values the
+    /// insert holds replace the existing model's; a property the insert leaves out, and a
+    /// relationship it holds no destination in (a `nil` to-one, an empty to-many: what a new
+    /// object has for a relationship it never set), keep the existing model's value, so an
+    /// upsert never empties the existing model's relationships. To empty them, update the model.
+    static func upsert(_ inserted: DefaultSnapshot, onto existing: DefaultSnapshot, entity: Schema.Entity) -> DefaultSnapshot {
+        var values = inserted.values
+        for name in entity.propertyNames {
+            switch values[name] {
+            case nil: values[name] = existing.values[name]
+            case .null?, .references([])? where entity.relationship(named: name) != nil:
+                values[name] = existing.values[name] ?? values[name]
+            default: break
+            }
+        }
+        return DefaultSnapshot(persistentIdentifier: inserted.persistentIdentifier, values: values)
+    }
+
+    /// Records an update: the properties whose values differ, and the new values of the
+    /// attributes among them (nil values omitted). Nothing when nothing differs.
+    mutating func recordUpdate(from previous: DefaultSnapshot, to current: DefaultSnapshot, entity: Schema.Entity) {
+        let changed = entity.propertyNames.filter { (previous.values[$0] ?? .null) != (current.values[$0] ?? .null) }
+        guard !changed.isEmpty else { return }
+        var values: [String: SnapshotValue] = [:]
+        for name in changed where entity.attribute(named: name) != nil {
+            if let value = current.values[name], value != .null { values[name] = value }
+        }
+        changes.append(.update(current.persistentIdentifier, updatedAttributes: changed, values: values))
+    }
+
+    // MARK: Inverse relationships
+
+    /// Makes the other side of every relationship a save changed agree with it: a destination
+    /// no longer referred to drops the source from its inverse, a new destination gets the
+    /// source (and leaves the source it pointed at before, for a to-one inverse). A context that
+    /// sends both sides changes nothing here; a save that sends one side (an upsert replacing a
+    /// list, a tool editing snapshots) leaves no model pointing the wrong way. Each model so
+    /// changed is recorded as an update, unless the save already records one for it.
+    mutating func keepInversesConsistent(after saved: [(PersistentIdentifier, previous: DefaultSnapshot?)]) {
+        let recorded = Set(changes.map(\.changedPersistentIdentifier))
+        var touched: [PersistentIdentifier: DefaultSnapshot] = [:]
+        func edit(_ id: PersistentIdentifier, _ change: (inout DefaultSnapshot) -> Void) {
+            guard var snapshot = current(id) else { return }
+            if touched[id] == nil { touched[id] = snapshot }
+            change(&snapshot)
+            set(id, snapshot)
+        }
+        func remove(_ source: PersistentIdentifier, from relationship: Schema.Relationship, of target: PersistentIdentifier) {
+            edit(target) { snapshot in
+                switch snapshot.values[relationship.name] {
+                case .reference(source): snapshot.values[relationship.name] = .null
+                case .references(let list) where list.contains(source):
+                    snapshot.values[relationship.name] = .references(list.filter { $0 != source })
+                default: break
+                }
+            }
+        }
+        for (id, previous) in saved {
+            guard let snapshot = current(id), let entity = entities[id.entityName] else { continue }
+            for relationship in entity.relationships {
+                let others = counterparts(of: relationship, in: entity)
+                guard let inverse = others.first else { continue }
+                // Relationships of this model holding the same other side (several sharing an
+                // inverse): a destination one of them still holds keeps the model in its inverse.
+                let siblings = entity.relationships.filter { sibling in
+                    sibling.name != relationship.name
+                        && counterparts(of: sibling, in: entity).contains { other in others.contains { $0.name == other.name } }
+                }
+                let before = previous?.values[relationship.name]?.referencedIdentifiers ?? []
+                let after = snapshot.values[relationship.name]?.referencedIdentifiers ?? []
+                for target in before where !after.contains(target) {
+                    let stillHeld = siblings.contains { snapshot.values[$0.name]?.referencedIdentifiers.contains(target) == true }
+                    guard !stillHeld else { continue }
+                    for other in others { remove(id, from: other, of: target) }
+                }
+                for target in after where !before.contains(target) {
+                    guard let destination = current(target) else { continue }
+                    // A shared inverse gaining a model that already holds the destination in one
+                    // of the relationships sharing it: nothing to add.
+                    if others.count > 1,
+                        others.contains(where: { destination.values[$0.name]?.referencedIdentifiers.contains(id) == true })
+                    {
+                        continue
+                    }
+                    switch destination.values[inverse.name] {
+                    case .references(let list):
+                        if !list.contains(id) { edit(target) { $0.values[inverse.name] = .references(list + [id]) } }
+                    case .reference(id):
+                        break
+                    case .reference(let other):
+                        // The destination leaves the model it belonged to.
+                        remove(target, from: relationship, of: other)
+                        edit(target) { $0.values[inverse.name] = .reference(id) }
+                    default:
+                        if !inverse.isToMany { edit(target) { $0.values[inverse.name] = .reference(id) } }
+                        else { edit(target) { $0.values[inverse.name] = .references([id]) } }
+                    }
+                }
+            }
+        }
+        for (id, previous) in touched.sorted(by: { $0.key < $1.key }) where !recorded.contains(id) {
+            guard let entity = entities[id.entityName], let snapshot = current(id) else { continue }
+            recordUpdate(from: previous, to: snapshot, entity: entity)
+        }
+    }
+
+    /// The relationships of `relationship`'s destination that hold its other side: its inverse;
+    /// for an inverse that several relationships of the destination share (SwiftData accepts
+    /// two relationships naming one inverse), all of them, the one it names back first.
+    func counterparts(of relationship: Schema.Relationship, in entity: Schema.Entity) -> [Schema.Relationship] {
+        guard let destination = entities[relationship.destination] else { return [] }
+        let sharers = destination.relationships.filter { $0.inverseName == relationship.name && $0.destination == entity.name }
+        if sharers.count > 1 {
+            let named = relationship.inverseName
+            return sharers.filter { $0.name == named } + sharers.filter { $0.name != named }
+        }
+        guard let inverseName = relationship.inverseName, let inverse = destination.relationship(named: inverseName) else {
+            return []
+        }
+        return [inverse]
+    }
+
+    // MARK: Identifiers
+
+    /// A new permanent identifier from the entity's sequence. A sequence that is missing, or
+    /// lower than a key in use (a document edited by hand), is moved past the keys in use:
+    /// minting never reuses an identifier.
+    mutating func mintIdentifier(for entityName: String) throws -> PersistentIdentifier {
+        /// Keys at or above this cannot be minted: the next key must still fit the header.
+        let limit = Int64.max - 2
+        var next: Int64
+        if let stored = header.nextPrimaryKeys[entityName] {
+            next = stored
+        } else {
+            let inUse = currentIdentifiers(of: entityName).lazy.map(\.primaryKey)
+                .filter(PrimaryKeyOrder.isCanonicalNumber).compactMap { Int64($0) }.max() ?? 0
+            let inHistory = base.history.transactions.lazy.flatMap(\.changes).map(\.changedPersistentIdentifier)
+                .filter { $0.entityName == entityName }.map(\.primaryKey).filter(PrimaryKeyOrder.isCanonicalNumber)
+                .compactMap { Int64($0) }.max() ?? 0
+            guard max(inUse, inHistory) < limit else { throw SaveChangesError.primaryKeysExhausted(entity: entityName) }
+            next = max(inUse, inHistory) + 1
+        }
+        var identifier = PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: entityName, primaryKey: String(next))
+        while current(identifier) != nil || kept.contains(identifier) {
+            guard next < limit else { throw SaveChangesError.primaryKeysExhausted(entity: entityName) }
+            next += 1
+            identifier = PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: entityName, primaryKey: String(next))
+        }
+        guard next < limit else { throw SaveChangesError.primaryKeysExhausted(entity: entityName) }
+        header.nextPrimaryKeys[entityName] = next + 1
+        return identifier
+    }
+
+    // MARK: Values
+
+    /// The snapshot with every property present (`nil` as ``SnapshotValue/null``, defaults
+    /// filled in), checked against the schema. Errors name the model as `reportedAs` (the
+    /// identifier the caller knows it by).
+    func normalized(
+        _ snapshot: DefaultSnapshot, entity: Schema.Entity, reportedAs identifier: PersistentIdentifier
+    ) throws -> DefaultSnapshot {
+        var values = snapshot.values
+        let known = Set(entity.propertyNames)
+        for name in values.keys where !known.contains(name) {
+            throw SaveChangesError.unknownProperty(identifier, property: name)
+        }
+        for attribute in entity.attributes {
+            let value = values[attribute.name] ?? .null
+            if value == .null {
+                if attribute.isOptional {
+                    values[attribute.name] = .null
+                } else if let defaultValue = attribute.defaultValue {
+                    values[attribute.name] = defaultValue
+                } else {
+                    throw SaveChangesError.missingValue(identifier, property: attribute.name)
+                }
+            } else if !value.fits(attribute.type) {
+                throw SaveChangesError.valueDoesNotFit(
+                    identifier, property: attribute.name, expected: attribute.type.name, found: value.kindDescription)
+            }
+        }
+        for relationship in entity.relationships {
+            let value = values[relationship.name] ?? (relationship.isToMany ? .references([]) : .null)
+            switch (relationship.isToMany, value) {
+            case (false, .null), (false, .reference), (true, .references): values[relationship.name] = value
+            default:
+                throw SaveChangesError.valueDoesNotFit(
+                    identifier, property: relationship.name,
+                    expected: relationship.isToMany
+                        ? "a list of \(relationship.destination) references" : "a \(relationship.destination) reference",
+                    found: value.kindDescription)
+            }
+            for target in value.referencedIdentifiers where target.entityName != relationship.destination {
+                throw SaveChangesError.danglingReference(identifier, property: relationship.name, target: target)
+            }
+            if case .references(let targets) = value,
+                (relationship.minimumModelCount > 0 && targets.count < relationship.minimumModelCount)
+                    || (relationship.maximumModelCount > 0 && targets.count > relationship.maximumModelCount)
+            {
+                throw SaveChangesError.modelCountOutOfRange(
+                    identifier, relationship: relationship.name, count: targets.count,
+                    minimum: relationship.minimumModelCount, maximum: relationship.maximumModelCount)
+            }
+        }
+        return DefaultSnapshot(persistentIdentifier: snapshot.persistentIdentifier, values: values)
+    }
+
+    /// Throws if a snapshot among `identifiers` refers to a model the store does not hold;
+    /// the error names the model by the identifier `reported` maps it to, if any.
+    func checkReferences(
+        of identifiers: [PersistentIdentifier], reported: [PersistentIdentifier: PersistentIdentifier] = [:]
+    ) throws {
+        for identifier in identifiers.sorted() {
+            guard let snapshot = current(identifier) else { continue }
+            for (property, value) in snapshot.values.sorted(by: { $0.key < $1.key }) {
+                for target in value.referencedIdentifiers where current(target) == nil {
+                    throw SaveChangesError.danglingReference(
+                        reported[identifier] ?? identifier, property: property, target: target)
+                }
+            }
+        }
+    }
+
+    // MARK: Uniqueness
+
+    /// The model that holds `key`'s values on `constraint` as the save has left them so far,
+    /// if any. Models this save deletes hold none.
+    func holder(of key: [SnapshotValue], entity: Schema.Entity, constraint: [String]) -> PersistentIdentifier? {
+        let holder: PersistentIdentifier?
+        if let changed = uniqueOverlay[entity.name]?[constraint]?[key] {
+            holder = changed
+        } else {
+            holder = base.uniqueIndexes[entity.name]?[constraint]?[key]
+        }
+        guard let holder, !deleting.contains(holder) else { return nil }
+        return holder
+    }
+
+    /// Records that `holder` (or nobody, `nil`) now holds `key`'s values on `constraint`.
+    mutating func setHolder(_ holder: PersistentIdentifier?, of key: [SnapshotValue], entity: Schema.Entity, constraint: [String]) {
+        uniqueOverlay[entity.name, default: [:]][constraint, default: [:]].updateValue(holder, forKey: key)
+    }
+
+    mutating func existingMatch(for snapshot: DefaultSnapshot, entity: Schema.Entity) throws -> PersistentIdentifier? {
+        for constraint in entity.effectiveUniquenessConstraints {
+            guard let key = IndexedDocument.uniqueKey(of: snapshot, constraint: constraint) else { continue }
+            if let existing = holder(of: key, entity: entity, constraint: constraint) { return existing }
+        }
+        return nil
+    }
+
+    mutating func registerUniqueKeys(of snapshot: DefaultSnapshot, as identifier: PersistentIdentifier, entity: Schema.Entity) {
+        for constraint in entity.effectiveUniquenessConstraints {
+            guard let key = IndexedDocument.uniqueKey(of: snapshot, constraint: constraint) else { continue }
+            setHolder(identifier, of: key, entity: entity, constraint: constraint)
+        }
+    }
+
+    mutating func checkUniqueness(of snapshot: DefaultSnapshot, replacing previous: DefaultSnapshot, entity: Schema.Entity) throws {
+        let identifier = snapshot.persistentIdentifier
+        for constraint in entity.effectiveUniquenessConstraints {
+            if let oldKey = IndexedDocument.uniqueKey(of: previous, constraint: constraint),
+                holder(of: oldKey, entity: entity, constraint: constraint) == identifier
+            {
+                setHolder(nil, of: oldKey, entity: entity, constraint: constraint)
+            }
+            guard let key = IndexedDocument.uniqueKey(of: snapshot, constraint: constraint) else { continue }
+            if let existing = holder(of: key, entity: entity, constraint: constraint), existing != identifier {
+                throw SaveChangesError.uniquenessViolated(identifier, constraint: constraint, existing: existing)
+            }
+            setHolder(identifier, of: key, entity: entity, constraint: constraint)
+        }
+    }
+
+    /// Throws if a model among `inserted` has the values of another model of its entity on a
+    /// uniqueness constraint, as the save leaves them; the error names the insert as the request
+    /// did (`reported` maps request identifiers to the ones given).
+    func checkUniquenessOfInserts(
+        _ inserted: Set<PersistentIdentifier>, reported: [PersistentIdentifier: PersistentIdentifier]
+    ) throws {
+        let requestNames = Dictionary(reported.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
+        for entityName in Set(inserted.map(\.entityName)).sorted() {
+            guard let entity = entities[entityName], !entity.effectiveUniquenessConstraints.isEmpty else { continue }
+            let identifiers = currentIdentifiers(of: entityName).sorted()
+            for constraint in entity.effectiveUniquenessConstraints {
+                var seen: [[SnapshotValue]: PersistentIdentifier] = [:]
+                for identifier in identifiers {
+                    guard let snapshot = current(identifier),
+                        let key = IndexedDocument.uniqueKey(of: snapshot, constraint: constraint)
+                    else { continue }
+                    guard let other = seen.updateValue(identifier, forKey: key) else { continue }
+                    let (new, existing) = inserted.contains(identifier) ? (identifier, other) : (other, identifier)
+                    throw SaveChangesError.uniquenessViolated(requestNames[new] ?? new, constraint: constraint, existing: existing)
+                }
+            }
+        }
+    }
+
+    // MARK: Deletion
+
+    mutating func delete(
+        _ identifier: PersistentIdentifier, alsoDeleting requested: Set<PersistentIdentifier>,
+        deleted: inout Set<PersistentIdentifier>
+    ) throws {
+        guard let snapshot = current(identifier), deleted.insert(identifier).inserted else { return }
+        let entity = entities[identifier.entityName]!
+        var tombstone: [String: SnapshotValue] = [:]
+        for attribute in entity.attributes where attribute.preservesValueOnDeletion {
+            if let value = snapshot.values[attribute.name], value != .null { tombstone[attribute.name] = value }
+        }
+        changes.append(.delete(identifier, tombstone: tombstone))
+        for relationship in entity.relationships {
+            let targets = (snapshot.values[relationship.name] ?? .null).referencedIdentifiers
+            switch relationship.deleteRule {
+            case .deny:
+                if let blocker = targets.first(where: { !requested.contains($0) && !deleted.contains($0) && current($0) != nil }) {
+                    throw SaveChangesError.deleteDenied(identifier, relationship: relationship.name, related: blocker)
+                }
+            case .cascade:
+                for target in targets { try delete(target, alsoDeleting: requested, deleted: &deleted) }
+            case .nullify:
+                let inverses = counterparts(of: relationship, in: entity).map(\.name)
+                guard !inverses.isEmpty else { break }
+                for target in targets {
+                    guard var related = current(target) else { continue }
+                    for inverse in inverses {
+                        switch related.values[inverse] {
+                        case .reference(let back) where back == identifier: related.values[inverse] = .null
+                        case .references(let backs): related.values[inverse] = .references(backs.filter { $0 != identifier })
+                        default: break
+                        }
+                    }
+                    set(target, related)
+                }
+            case .noAction:
+                break
+            }
+        }
+        set(identifier, nil)
+    }
+}
