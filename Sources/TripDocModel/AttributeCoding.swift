@@ -53,6 +53,32 @@ enum AttributeCoding {
         }
     }
 
+    /// For a property of one of the core's scalar types (or an optional of one), whose value is
+    /// read without fail from any snapshot value that fits its attribute type: that type, so
+    /// that a model can keep such a value as stored and convert it on first read. `nil` for the
+    /// rest (arrays, raw values, `Codable` values, transformed values, your own conformances).
+    var onDemandType: (type: AttributeType, isOptional: Bool)? {
+        switch self {
+        case .persistable(let type):
+            guard Self.scalarTypes.contains(ObjectIdentifier(type)) else { return nil }
+            return (type.attributeType, false)
+        case .optional(.persistable(let type), _):
+            guard Self.scalarTypes.contains(ObjectIdentifier(type)) else { return nil }
+            return (type.attributeType, true)
+        default:
+            return nil
+        }
+    }
+
+    /// The core's scalar types, whose `init(snapshotValue:)` succeeds exactly for the values
+    /// that fit their attribute type.
+    private static let scalarTypes: Set<ObjectIdentifier> = Set(
+        ([
+            String.self, Bool.self, Double.self, Float.self, Decimal.self, Date.self, Data.self, UUID.self, URL.self,
+            Int.self, Int8.self, Int16.self, Int32.self, Int64.self, UInt.self, UInt8.self, UInt16.self, UInt32.self,
+            UInt64.self,
+        ] as [any PersistableValue.Type]).map { ObjectIdentifier($0) })
+
     /// Whether `nil` is a value of the type.
     var isOptional: Bool {
         switch self {

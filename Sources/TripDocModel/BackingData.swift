@@ -26,9 +26,10 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
     weak var model: Model?
     /// Values set or read so far, by key path.
     var values: [AnyKeyPath: Any] = [:]
-    /// Relationship destinations from a snapshot, not yet turned into models.
-    var unresolved: [AnyKeyPath: SnapshotValue] = [:]
-    /// The state last fetched or saved; `nil` for a model never saved.
+    /// The state last fetched or saved; `nil` for a model never saved. A property read on
+    /// demand (``ModelDescription/Property/readsOnDemand(_:)``: relationships, scalar
+    /// attributes) and not set or read since keeps its value here until first read, so a model
+    /// costs its snapshot (which it shares with its store) and little more until it is used.
     var committed: DefaultSnapshot?
     /// Whether the model has been deleted from its context.
     var isDeleted = false
@@ -58,10 +59,11 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
     /// first such problem is kept in ``loadProblem`` (a fetch throws it).
     func load(_ snapshot: DefaultSnapshot) {
         values = [:]
-        unresolved = [:]
         loadProblem = nil
         for property in description.properties {
             let value = snapshot.values[property.name] ?? .null
+            // A `let` is given its value when the object is made (see StoredLetProperties).
+            if property.readsOnDemand(value), !storedLets.contains(property.keyPath) { continue }
             switch property.kind {
             case .attribute(let coding, _):
                 do {
@@ -75,17 +77,31 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
                     }
                 }
             case .relationship:
-                unresolved[property.keyPath] = value
+                break
             }
         }
         committed = snapshot
+    }
+
+    /// The saved value of a property read on demand and not set or read since the state was
+    /// loaded, or `nil`.
+    func storedValue(of property: ModelDescription.Property) -> SnapshotValue? {
+        guard let committed, values[property.keyPath] == nil else { return nil }
+        let value = committed.values[property.name] ?? .null
+        return property.readsOnDemand(value) ? value : nil
     }
 
     public func getValue<Value>(forKey key: KeyPath<Model, Value>) -> Value {
         // A `let` lives in the object (see StoredLetProperties).
         if storedLets.contains(key), let model { return model[keyPath: key] }
         if let value = values[key] { return value as! Value }
-        if let stored = unresolved[key], let property = description.property(for: key) {
+        if let property = description.property(for: key), let stored = storedValue(of: property) {
+            if case .attribute(let coding, _) = property.kind {
+                // A value that fits the attribute's scalar type: reading it cannot fail.
+                let value = try! coding.value(from: stored)
+                values[key] = value
+                return value as! Value
+            }
             guard let context else {
                 preconditionFailure(
                     "\(description.entityName).\(property.name) was read after the ModelContext that fetched the model "
@@ -97,7 +113,6 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
                         + "exists (it was deleted or nullified); declare it optional")
             }
             values[key] = value
-            unresolved[key] = nil
             return value
         }
         if let property = description.property(for: key), let defaultValue = property.defaultValue {
@@ -117,14 +132,12 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
         if let property, property.isRelationship, let context, let model {
             let old = destinations(of: property)
             values[key] = newValue
-            unresolved[key] = nil
             let new = ModelContext.models(in: newValue)
             context.relationshipDidChange(
                 of: model, property: property, removed: old.filter { item in !new.contains { $0 === item } },
                 added: new.filter { item in !old.contains { $0 === item } })
         } else {
             values[key] = newValue
-            unresolved[key] = nil
         }
         if let context, property != nil { context.modelDidChange(persistentModelID) }
     }
@@ -146,13 +159,12 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
     /// Sets a relationship without touching its inverse (the context keeping inverses in step).
     func setRelationshipValue(_ value: Any, for keyPath: AnyKeyPath) {
         values[keyPath] = value
-        unresolved[keyPath] = nil
     }
 
     /// A relationship's current destinations (resolving them if needed).
     func destinations(of property: ModelDescription.Property) -> [any PersistentModel] {
         if let value = values[property.keyPath] { return ModelContext.models(in: value) }
-        if let stored = unresolved[property.keyPath], let context {
+        if let stored = storedValue(of: property), let context {
             return ModelContext.models(in: context.resolve(stored, property: property))
         }
         return []
@@ -167,6 +179,11 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
         for property in description.properties {
             switch property.kind {
             case .attribute(let coding, _):
+                if let stored = storedValue(of: property) {
+                    // Never read or set since it was saved: the saved value, as it is.
+                    snapshotValues[property.name] = stored
+                    continue
+                }
                 guard let value = objectValue(of: property) ?? values[property.keyPath] ?? property.defaultValue else {
                     snapshotValues[property.name] = SnapshotValue.null
                     continue
@@ -178,7 +195,7 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
                         persistentModelID, property: property.name, reason: String(describing: error))
                 }
             case .relationship(_, let isToMany, _):
-                if let stored = unresolved[property.keyPath] {
+                if let stored = storedValue(of: property) {
                     snapshotValues[property.name] = stored
                 } else {
                     let models = ModelContext.models(in: values[property.keyPath])

@@ -3,7 +3,7 @@ import TripDocCore
 
 /// What tripdoc knows about one `@Model` type, worked out once from its ``Schema/PropertyMetadata``:
 /// the entity name, each persisted property's kind, and lookups by key path and by name.
-struct ModelDescription: @unchecked Sendable {
+final class ModelDescription: @unchecked Sendable {
     /// A persisted property.
     struct Property {
         enum Kind {
@@ -18,6 +18,32 @@ struct ModelDescription: @unchecked Sendable {
         var kind: Kind
         var defaultValue: Any?
         var metadata: (any PropertyOptions)?
+        /// For an attribute of one of the core's scalar types: its attribute type, so that a
+        /// model keeps a stored value that fits it as stored until it is first read.
+        var onDemandType: (type: AttributeType, isOptional: Bool)?
+
+        init(name: String, keyPath: AnyKeyPath, kind: Kind, defaultValue: Any?, metadata: (any PropertyOptions)?) {
+            self.name = name
+            self.keyPath = keyPath
+            self.kind = kind
+            self.defaultValue = defaultValue
+            self.metadata = metadata
+            if case .attribute(let coding, _) = kind { onDemandType = coding.onDemandType }
+        }
+
+        /// Whether a model whose saved state holds `value` for this property reads it when the
+        /// property is first read, rather than when the state is loaded: always for a
+        /// relationship (its destinations are looked up then), and for an attribute of a core
+        /// scalar type when `value` fits it (so reading it cannot fail).
+        func readsOnDemand(_ value: SnapshotValue) -> Bool {
+            switch kind {
+            case .relationship: return true
+            case .attribute:
+                guard let onDemandType else { return false }
+                if case .null = value { return onDemandType.isOptional }
+                return value.fits(onDemandType.type)
+            }
+        }
 
         var isRelationship: Bool {
             if case .relationship = kind { return true }

@@ -118,17 +118,20 @@ public struct IndexedDocument: Sendable {
     ) {
         // Keys the old values held leave the indexes before the new values' keys enter them, so
         // a model taking over a key another model of the same save gave up keeps it.
+        // (The constraints are copied out first: holding the entity's indexes while changing one
+        // would make the change copy the whole index.)
+        let constraintsByEntity = uniqueIndexes.mapValues { Array($0.keys) }
         for (identifier, _) in changed {
-            guard let old = byIdentifier[identifier], let constraints = uniqueIndexes[identifier.entityName] else { continue }
-            for constraint in constraints.keys {
+            guard let old = byIdentifier[identifier], let constraints = constraintsByEntity[identifier.entityName] else { continue }
+            for constraint in constraints {
                 if let key = Self.uniqueKey(of: old, constraint: constraint), uniqueIndexes[identifier.entityName]![constraint]![key] == identifier {
                     uniqueIndexes[identifier.entityName]![constraint]![key] = nil
                 }
             }
         }
         for (identifier, new) in changed {
-            if let new, let constraints = uniqueIndexes[identifier.entityName] {
-                for constraint in constraints.keys {
+            if let new, let constraints = constraintsByEntity[identifier.entityName] {
+                for constraint in constraints {
                     if let key = Self.uniqueKey(of: new, constraint: constraint) {
                         uniqueIndexes[identifier.entityName]![constraint]![key] = identifier
                     }
