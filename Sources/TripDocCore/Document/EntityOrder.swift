@@ -30,6 +30,18 @@ struct EntityOrder: Sendable {
         }
     }
 
+    /// Notes identifiers added to the document, given in order.
+    mutating func insert(contentsOf identifiers: [PersistentIdentifier]) {
+        guard let first = identifiers.first else { return }
+        if added.isEmpty, removed.isEmpty || !identifiers.contains(where: removed.contains),
+            sorted.last.map({ $0 < first }) ?? true
+        {
+            sorted.append(contentsOf: identifiers)
+        } else {
+            for identifier in identifiers { insert(identifier) }
+        }
+    }
+
     /// Notes an identifier removed from the document.
     mutating func remove(_ identifier: PersistentIdentifier) {
         if let index = added.firstIndex(of: identifier) {

@@ -129,6 +129,7 @@ public struct IndexedDocument: Sendable {
                 }
             }
         }
+        var added: [String: [PersistentIdentifier]] = [:]
         for (identifier, new) in changed {
             if let new, let constraints = constraintsByEntity[identifier.entityName] {
                 for constraint in constraints {
@@ -138,12 +139,14 @@ public struct IndexedDocument: Sendable {
                 }
             }
             if let new {
-                if byIdentifier.updateValue(new, forKey: identifier) == nil {
-                    orders[identifier.entityName, default: EntityOrder()].insert(identifier)
-                }
+                if byIdentifier.updateValue(new, forKey: identifier) == nil { added[identifier.entityName, default: []].append(identifier) }
             } else if byIdentifier.removeValue(forKey: identifier) != nil {
                 orders[identifier.entityName]?.remove(identifier)
             }
+        }
+        // Added in order: new keys are minted in sequence, so they usually just extend the order.
+        for (entityName, identifiers) in added {
+            orders[entityName, default: EntityOrder()].insert(contentsOf: identifiers.sorted())
         }
         header = newHeader
         if let transaction { history.transactions.append(transaction) }

@@ -374,6 +374,13 @@ struct SaveChangesWorkspace {
     func checkReferences(
         of identifiers: [PersistentIdentifier], reported: [PersistentIdentifier: PersistentIdentifier] = [:]
     ) throws {
+        // One pass in any order finds whether any reference dangles; only then are they looked
+        // at in order, so that the error names the first in the order of identifiers.
+        func dangles(_ identifier: PersistentIdentifier) -> Bool {
+            guard let snapshot = current(identifier) else { return false }
+            return snapshot.values.values.contains { value in value.referencedIdentifiers.contains { current($0) == nil } }
+        }
+        guard identifiers.contains(where: dangles) else { return }
         for identifier in identifiers.sorted() {
             guard let snapshot = current(identifier) else { continue }
             for (property, value) in snapshot.values.sorted(by: { $0.key < $1.key }) {
