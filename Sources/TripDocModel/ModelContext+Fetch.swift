@@ -3,15 +3,36 @@ import TripDocCore
 
 extension ModelContext {
     /// The models a descriptor selects, in its order. The store filters and sorts when it can;
-    /// otherwise (tripdoc's own stores) the context evaluates the predicate and the sort on the
-    /// models. With `includePendingChanges`, unsaved inserts count and unsaved deletions do not.
+    /// otherwise (tripdoc's own stores) the context does: on the stored snapshots when the
+    /// predicate and sort descriptors allow it (``SnapshotPredicate``, ``SnapshotSortOrder``),
+    /// making models of the selected ones only, else on the models. With
+    /// `includePendingChanges`, unsaved inserts count and unsaved deletions do not.
     public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
+        switch try select(descriptor) {
+        case .snapshots(let snapshots):
+            let models = snapshots.map { materializeFetched($0, as: T.self) as! T }
+            if let problem = models.lazy.compactMap({ $0.backing.loadProblem }).first { throw problem }
+            return models
+        case .models(let models):
+            return models
+        }
+    }
+
+    /// What a fetch selects: stored snapshots, when no unsaved change of the entity can change
+    /// the answer and the store or the snapshots could answer it, or models.
+    private enum Selection<T> {
+        case snapshots([DefaultSnapshot])
+        case models([T])
+    }
+
+    private func select<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> Selection<T> {
         let entityName = ModelDescription.entityName(of: T.self)
         let store = try container.store(for: entityName)
-        let hasPendingOfEntity = descriptor.includePendingChanges && hasPendingChanges(of: entityName)
+        let hasPendingOfEntity = hasPendingChanges(of: entityName)
+        let countsPending = descriptor.includePendingChanges && hasPendingOfEntity
         var storeDescriptor = descriptor
-        var inMemory = hasPendingOfEntity
-        if hasPendingOfEntity {
+        var inMemory = countsPending
+        if countsPending {
             storeDescriptor.fetchLimit = nil
             storeDescriptor.fetchOffset = nil
         }
@@ -28,18 +49,46 @@ extension ModelContext {
         }
         snapshotCache.merge(result.related) { _, new in new }
         // A store may answer with snapshots of every entity (the WWDC24 talk's JSON store does).
-        var models = result.fetched.filter { $0.entityName == entityName }.map { materializeFetched($0, as: T.self) as! T }
+        var fetched = result.fetched
+        if fetched.contains(where: { $0.entityName != entityName }) { fetched.removeAll { $0.entityName != entityName } }
+        if !hasPendingOfEntity {
+            if !inMemory { return .snapshots(fetched) }
+            if let selected = try? selectSnapshots(fetched, descriptor) { return .snapshots(selected) }
+        }
+        var models = fetched.map { materializeFetched($0, as: T.self) as! T }
         if let problem = models.lazy.compactMap({ $0.backing.loadProblem }).first { throw problem }
         if descriptor.includePendingChanges {
             models.removeAll { deletedIdentifiers.contains($0.persistentModelID) }
             models += insertedIdentifiers.compactMap { registry[$0] as? T }
         }
-        guard inMemory else { return models }
+        guard inMemory else { return .models(models) }
         if let predicate = descriptor.predicate { models = try models.filter { try predicate.evaluate($0) } }
         if !descriptor.sortBy.isEmpty { models.sort(using: descriptor.sortBy) }
         if let offset = descriptor.fetchOffset { models = Array(models.dropFirst(max(offset, 0))) }
         if let limit = descriptor.fetchLimit { models = Array(models.prefix(max(limit, 0))) }
-        return models
+        return .models(models)
+    }
+
+    /// The snapshots a descriptor selects, filtered and sorted on the snapshots themselves.
+    ///
+    /// - Throws: ``SnapshotPredicate/Unevaluable`` when the predicate or the sort needs the
+    ///   models (the caller then evaluates them on the models).
+    private func selectSnapshots<T: PersistentModel>(_ snapshots: [DefaultSnapshot], _ descriptor: FetchDescriptor<T>) throws
+        -> [DefaultSnapshot]
+    {
+        var selected = snapshots
+        if let predicate = descriptor.predicate {
+            guard let condition = SnapshotPredicate(predicate, of: T.self) else { throw SnapshotPredicate.Unevaluable() }
+            selected = try selected.filter(condition.matches)
+        }
+        let offset = max(descriptor.fetchOffset ?? 0, 0)
+        if !descriptor.sortBy.isEmpty {
+            guard let order = SnapshotSortOrder(descriptor.sortBy, of: T.self) else { throw SnapshotPredicate.Unevaluable() }
+            selected = try order.sorted(selected, limit: descriptor.fetchLimit.map { offset + max($0, 0) })
+        }
+        if offset > 0 { selected = Array(selected.dropFirst(offset)) }
+        if let limit = descriptor.fetchLimit { selected = Array(selected.prefix(max(limit, 0))) }
+        return selected
     }
 
     /// The models a descriptor selects (SwiftData's batched spelling; tripdoc's archive stores
@@ -48,14 +97,22 @@ extension ModelContext {
         try fetch(descriptor)
     }
 
-    /// How many models a descriptor selects.
+    /// How many models a descriptor selects; counted on the stored snapshots, without making
+    /// models, when ``fetch(_:)`` would select snapshots.
     public func fetchCount<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> Int {
-        try fetch(descriptor).count
+        switch try select(descriptor) {
+        case .snapshots(let snapshots): snapshots.count
+        case .models(let models): models.count
+        }
     }
 
-    /// The identifiers of the models a descriptor selects.
+    /// The identifiers of the models a descriptor selects; without making models when
+    /// ``fetch(_:)`` would select snapshots.
     public func fetchIdentifiers<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [PersistentIdentifier] {
-        try fetch(descriptor).map(\.persistentModelID)
+        switch try select(descriptor) {
+        case .snapshots(let snapshots): snapshots.map(\.persistentIdentifier)
+        case .models(let models): models.map(\.persistentModelID)
+        }
     }
 
     /// Calls `block` with each model a descriptor selects, in its order.
@@ -67,6 +124,6 @@ extension ModelContext {
     }
 
     private func hasPendingChanges(of entityName: String) -> Bool {
-        (insertedIdentifiers + changedIdentifiers + deletedIdentifiers).contains { $0.entityName == entityName }
+        pending.contains { $0.entityName == entityName }
     }
 }
