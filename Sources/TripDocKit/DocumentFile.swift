@@ -20,13 +20,35 @@ public struct DocumentFile {
         self.document = document
     }
 
+    /// The bytes of the document at `path` (standard input for `-`), as
+    /// `DocumentFileReader.contents(of:limits:mapped:)` reads them; when a journal lies beside
+    /// the document (saves a store appended to it, `DocumentJournal`), the bytes of the document
+    /// with the journal folded in, in the document's format. What every command reads
+    /// documents through, so that each sees a journaled document as its saves left it.
+    ///
+    /// - Throws: `FileReadError`, `JournalReadError`, ``TripDocError/unrecognizedFormat(path:start:)``
+    ///   or `DocumentReadError`.
+    public static func contents(of path: String, limits: DocumentLimits = .standard, mapped: Bool = false) throws -> Data {
+        let data = try DocumentFileReader.contents(of: path, limits: limits, mapped: mapped)
+        let journal = DocumentJournal(documentPath: path)
+        guard path != "-", journal.exists else { return data }
+        return try DocumentFileReader.reading(data, path: path) {
+            let format = try Self.format(of: data, path: path)
+            var document = IndexedDocument(try format.readDocument(from: data, file: path, limits: limits))
+            let contents = try journal.read(storeIdentifier: document.storeIdentifier, limits: limits)
+            guard !contents.records.isEmpty else { return data }
+            try document.fold(contents, journalPath: journal.path)
+            return try format.writeDocument(document.document)
+        }
+    }
+
     /// Reads the document at `path` (standard input for `-`), recognising its format by its
     /// bytes, whatever its name.
     ///
     /// - Throws: `FileReadError`, ``TripDocError/unrecognizedFormat(path:start:)`` or
     ///   `DocumentReadError`.
     public static func read(_ path: String, limits: DocumentLimits = .standard) throws -> DocumentFile {
-        try read(DocumentFileReader.contents(of: path, limits: limits, mapped: true), path: path, limits: limits)
+        try read(contents(of: path, limits: limits, mapped: true), path: path, limits: limits)
     }
 
     /// Reads the document in `data`, which came from `path`, under `limits`.
@@ -59,7 +81,7 @@ public struct DocumentFile {
     ///
     /// - Throws: As ``read(_:limits:)``.
     public static func readRecords(_ path: String, limits: DocumentLimits = .standard) throws -> DocumentRecords {
-        let data = try DocumentFileReader.contents(of: path, limits: limits, mapped: true)
+        let data = try contents(of: path, limits: limits, mapped: true)
         var collector = DocumentRecordCollector()
         try DocumentFileReader.reading(data, path: path) {
             try format(of: data, path: path).readDocument(from: data, file: path, limits: limits, into: &collector)

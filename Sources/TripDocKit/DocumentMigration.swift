@@ -30,7 +30,7 @@ public struct DocumentMigration {
         _ input: String, to schema: Schema, writingTo destination: OutputDestination?, format: any DocumentFormat,
         limits: DocumentLimits = .standard
     ) throws -> DocumentMigration {
-        let data = try DocumentFileReader.contents(of: input, limits: limits, mapped: true)
+        let data = try DocumentFile.contents(of: input, limits: limits, mapped: true)
         let sourceFormat = try DocumentFile.format(of: data, path: input)
         if destination?.path != "-" {
             do {

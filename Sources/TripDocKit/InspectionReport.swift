@@ -51,7 +51,7 @@ public struct InspectionReport: Codable, Hashable, Sendable {
     /// snapshot at a time: memory holds the integrity check's tables, not the document. The
     /// snapshots are checked on a thread of their own as they are decoded.
     public static func inspect(path: String, limits: DocumentLimits = .standard) throws -> InspectionReport {
-        let data = try DocumentFileReader.contents(of: path, limits: limits, mapped: true)
+        let data = try DocumentFile.contents(of: path, limits: limits, mapped: true)
         return try DocumentFileReader.reading(data, path: path) {
             let format = try DocumentFile.format(of: data, path: path)
             var inspection = try BackgroundSink.run(Inspection()) { decoded in

@@ -20,7 +20,7 @@ public struct SchemaSource {
     /// - Throws: `FileReadError`, ``TripDocError/unrecognizedFormat(path:start:)`` or
     ///   `DocumentReadError` (which names the file, line and column, and key path).
     public static func read(_ path: String, limits: DocumentLimits = .standard) throws -> SchemaSource {
-        let data = try DocumentFileReader.contents(of: path, limits: limits, mapped: true)
+        let data = try DocumentFile.contents(of: path, limits: limits, mapped: true)
         if isSchemaFile(data) {
             let schema = try data.withUnsafeBytes { bytes in
                 var reader = JSONReader(bytes: bytes, limits: limits)

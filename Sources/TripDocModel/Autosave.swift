@@ -25,17 +25,11 @@ enum Autosave {
 
     private static let lock = NSLock()
     nonisolated(unsafe) private static var registered: [ObjectIdentifier: WeakContext] = [:]
-    nonisolated(unsafe) private static var installedExitHandler = false
 
     /// Adds a context to the list saved when the process exits.
     static func register(_ context: ModelContext) {
-        lock.withLock {
-            registered[ObjectIdentifier(context)] = WeakContext(context)
-            if !installedExitHandler {
-                installedExitHandler = true
-                atexit { Autosave.saveAllAtExit() }
-            }
-        }
+        lock.withLock { registered[ObjectIdentifier(context)] = WeakContext(context) }
+        ProcessExit.installHandler()
     }
 
     /// Takes a context off the list.
@@ -50,7 +44,7 @@ enum Autosave {
     }
 
     /// Saves every registered context with pending changes (the process is exiting).
-    private static func saveAllAtExit() {
+    static func saveAllAtExit() {
         let contexts = lock.withLock { registered.values.compactMap(\.context) }
         for context in contexts { context.autosave() }
     }

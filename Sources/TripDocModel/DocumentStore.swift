@@ -17,6 +17,11 @@ public protocol DocumentStoreConfiguration: DataStoreConfiguration {
     var isStoredInMemoryOnly: Bool { get }
     /// Whether contexts may save.
     var allowsSave: Bool { get }
+    /// Whether a save appends its changes to the document's journal (`NAME.journal`, folded
+    /// into the document when it grows, when the container is released, and by
+    /// `tripdoc compact`) instead of rewriting the whole document. `true` unless a
+    /// configuration says otherwise: see docs/DESIGN.md, "Journaled saves".
+    var savesToJournal: Bool { get }
     /// The document's format.
     func documentFormat() throws -> any DocumentFormat
 }
@@ -26,7 +31,7 @@ public protocol DocumentStoreConfiguration: DataStoreConfiguration {
 /// rules and history are the shared engine's. Predicates and sorts are left to the context
 /// (`DataStoreError.preferInMemoryFilter`), which evaluates them on the models.
 public final class DocumentStore<Configuration: DocumentStoreConfiguration>: DataStore, HistoryProviding,
-    RewritesReferencesOnSave, ReportsAppliedSaves
+    RewritesReferencesOnSave, ReportsAppliedSaves, JournalFolding
 {
     public typealias Snapshot = DefaultSnapshot
 
@@ -72,7 +77,7 @@ public final class DocumentStore<Configuration: DocumentStoreConfiguration>: Dat
             let format = try configuration.documentFormat()
             var store: ArchiveStore
             do {
-                store = try ArchiveStore(path: path, format: format, schema: schema)
+                store = try ArchiveStore(path: path, format: format, schema: schema, savesToJournal: configuration.savesToJournal)
             } catch ArchiveStoreError.schemaMismatch {
                 let older = try ArchiveStore(path: path, format: format)
                 if migrationPlan == nil, older.schema.hasTheEntities(of: schema) {
@@ -80,6 +85,7 @@ public final class DocumentStore<Configuration: DocumentStoreConfiguration>: Dat
                     // (by a plan, or tripdoc migrate): nothing to migrate; the version stays.
                     schema = older.schema
                     store = older
+                    store.savesToJournal = configuration.savesToJournal
                 } else {
                     let document = try older.readDocument()
                     guard configuration.allowsSave else {
@@ -87,13 +93,35 @@ public final class DocumentStore<Configuration: DocumentStoreConfiguration>: Dat
                             configuration: configuration.name, document: document.schema.version, current: schema.version)
                     }
                     try older.replaceDocument(try document.migrated(to: schema, migrationPlan: migrationPlan))
-                    store = try ArchiveStore(path: path, format: format, schema: schema)
+                    store = try ArchiveStore(
+                        path: path, format: format, schema: schema, savesToJournal: configuration.savesToJournal)
                 }
             }
             backend = .file(store)
             identifier = store.identifier
         }
         self.schema = schema
+        if case .file(let store) = backend, store.savesToJournal { JournalCompaction.register(self) }
+    }
+
+    /// Folds the journal into the document when the store is released (the container is), so
+    /// that a document left by a program that ended normally is one file again. A failure is
+    /// reported on standard error; the journal then stays, and the next open folds it in.
+    deinit {
+        JournalCompaction.unregister(self)
+        foldJournal()
+    }
+
+    func foldJournal() {
+        lock.withLock {
+            guard case .file(let store) = backend, store.journal.exists else { return }
+            do {
+                try store.compact()
+            } catch {
+                FileHandle.standardError.write(
+                    Data("tripdoc: could not fold the journal into \(store.path): \(error)\n".utf8))
+            }
+        }
     }
 
     /// The whole document as it is now (what a migration stage's context left).
@@ -218,6 +246,9 @@ public struct ModelConfiguration: DocumentStoreConfiguration {
     public var url: URL
     public var isStoredInMemoryOnly: Bool
     public var allowsSave: Bool
+    /// Whether saves append to the document's journal instead of rewriting the whole document
+    /// (tripdoc's own setting; see ``DocumentStoreConfiguration/savesToJournal``).
+    public var savesToJournal = true
 
     /// A store in the default location, `$XDG_DATA_HOME/PROCESS/NAME.json` (`~/.local/share`
     /// when `XDG_DATA_HOME` is not set), or in memory. `groupContainer` and `cloudKitDatabase`
@@ -297,6 +328,10 @@ public struct ModelConfiguration: DocumentStoreConfiguration {
     }
 }
 
+extension DocumentStoreConfiguration {
+    public var savesToJournal: Bool { true }
+}
+
 /// A document format a configuration can name by type: it has an initializer with no arguments.
 public protocol DefaultDocumentFormat: DocumentFormat {
     init()
@@ -315,6 +350,9 @@ public struct FormatStoreConfiguration<Format: DefaultDocumentFormat>: DocumentS
     public var url: URL
     public var isStoredInMemoryOnly: Bool { false }
     public var allowsSave: Bool
+    /// Whether saves append to the document's journal instead of rewriting the whole document
+    /// (see ``DocumentStoreConfiguration/savesToJournal``).
+    public var savesToJournal = true
 
     /// A store in the document at `url`.
     public init(name: String? = nil, schema: Schema? = nil, url: URL, allowsSave: Bool = true) {

@@ -105,9 +105,12 @@ import TripDocTestSupport
 
     @Test func theDocumentHoldsTheValuesFieldByField() throws {
         let url = scratch.file("fields.json")
-        let context = ModelContext(try ModelContainer(for: Journey.self, configurations: ModelConfiguration(url: url)))
-        context.insert(Self.journey())
-        try context.save()
+        do {
+            let context = ModelContext(try ModelContainer(for: Journey.self, configurations: ModelConfiguration(url: url)))
+            context.insert(Self.journey())
+            try context.save()
+        }
+        // The container is released: the journal of its saves is folded into the document.
         let root = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
         let snapshots = try #require(root["snapshots"] as? [String: [[String: Any]]])
         let journey = try #require(snapshots["Journey"]?.first)
@@ -196,9 +199,11 @@ import TripDocTestSupport
 
     @Test func aStoredValueThatIsNotOfThePropertysTypeMakesTheFetchThrow() throws {
         let url = scratch.file("edited.json")
-        let context = ModelContext(try ModelContainer(for: Journey.self, configurations: ModelConfiguration(url: url)))
-        context.insert(Self.journey())
-        try context.save()
+        do {
+            let context = ModelContext(try ModelContainer(for: Journey.self, configurations: ModelConfiguration(url: url)))
+            context.insert(Self.journey())
+            try context.save()
+        }
         // Edited by hand: a city that is a number.
         let text = String(decoding: try Data(contentsOf: url), as: UTF8.self)
         try Data(text.replacingOccurrences(of: #""city":"Paris""#, with: #""city":7"#).utf8).write(to: url)

@@ -104,6 +104,8 @@ final class Palette {
         #expect(read.map(\.colour) == [Colour(red: 1, green: 2, blue: 3), Colour(red: 0, green: 105, blue: 148)])
         #expect(read.map(\.accent) == [nil, Colour(red: 255, green: 200, blue: 0)])
         if kind == "json" {
+            // The saves are in the document's journal until it is folded in.
+            try ArchiveStore(path: scratch.file("swatches.json").path, format: JSONFormat()).compact()
             let text = String(decoding: try Data(contentsOf: scratch.file("swatches.json")), as: UTF8.self)
             #expect(text.contains(#""accent":"I2ZmYzgwMA==""#), "the named transformer's bytes, #ffc800, as base64")
         }

@@ -298,9 +298,11 @@ public struct FileWriteError: Error, Hashable, Sendable, CustomStringConvertible
         case rename = "renaming the temporary file over the document"
         case flushFolder = "flushing the folder to disk"
         case lock = "locking the document's lock file"
+        case appendJournal = "appending the save to the journal"
+        case removeJournal = "removing the journal folded into the document"
 
         /// Whether the document still holds its old contents after a failure at this step.
-        public var leavesOriginalIntact: Bool { self != .flushFolder }
+        public var leavesOriginalIntact: Bool { self != .flushFolder && self != .removeJournal }
     }
 
     /// The file being written, as the user named it.

@@ -1,7 +1,8 @@
 import Foundation
 
 /// The store engine every document format shares: an *archive store* that reads the whole
-/// document on each fetch and rewrites it atomically on each save.
+/// document (and folds its journal in) and, on each save, rewrites it atomically or appends the
+/// save to its journal (``savesToJournal``).
 ///
 /// A format contributes only its ``DocumentFormat``; applying saves, minting identifiers,
 /// upserts, delete rules and crash-safe writing are here, once.
@@ -24,12 +25,32 @@ public final class ArchiveStore {
     public var limits: DocumentLimits {
         didSet { cached = nil }
     }
-    /// The version of the file this store last read or wrote.
-    private var loadedStamp: FileStamp?
-    /// The document as last read or written, and the version of the file it came from: reads
-    /// of an unchanged file use it instead of decoding the file again, and saves change it in
-    /// place at the cost of what they change.
-    private var cached: (stamp: FileStamp, document: IndexedDocument)?
+    /// Whether a save appends its changes to the document's journal (``DocumentJournal``)
+    /// instead of writing the whole document: a save then costs what it changed. The journal
+    /// is folded into the document (``compact()``) once it is ``compactionFraction`` of the
+    /// document's size. Reads fold a journal whatever this says.
+    public var savesToJournal: Bool
+    /// How large the journal may grow, as a fraction of the document's size (and at least
+    /// 64 KiB), before a save folds it into the document.
+    public var compactionFraction = 0.5
+    /// The document's journal.
+    public let journal: DocumentJournal
+    /// The version of the document and journal files this store last read or wrote.
+    private var loadedStamp: StoreStamp
+    /// The document as last read or written, and the version of the files it came from: reads
+    /// of unchanged files use it instead of decoding them again, and saves change it in place
+    /// at the cost of what they change.
+    private var cached: (stamp: StoreStamp, document: IndexedDocument)?
+    /// What of the journal can be appended to: the length of its lines that the cached document
+    /// folded in, or `nil` when the journal must be folded into the document before the next
+    /// save (it holds records the document already has, or it is another store's).
+    private var appendableJournalLength: Int?
+
+    /// The versions of a document file and of its journal.
+    private struct StoreStamp: Equatable {
+        var document: FileStamp?
+        var journal: FileStamp?
+    }
 
     /// Opens the document at `path`, creating an empty one for `schema` when there is none.
     ///
@@ -42,34 +63,39 @@ public final class ArchiveStore {
     ///     is then the document's.
     ///   - limits: The caps every read of the document is held to.
     ///   - fileWriter: How saves replace the file (temporary file, fsync, rename).
-    /// - Throws: ``DocumentReadError``, ``FileReadError``, ``FileWriteError``, or
+    ///   - savesToJournal: Whether saves append to the document's journal (see
+    ///     ``savesToJournal``).
+    /// - Throws: ``DocumentReadError``, ``JournalReadError``, ``FileReadError``,
+    ///   ``FileWriteError``, or
     ///   ``ArchiveStoreError/schemaMismatch(path:documentVersion:expectedVersion:)``.
     public init(
         path: String, format: any DocumentFormat, schema: Schema? = nil, limits: DocumentLimits = .standard,
-        fileWriter: AtomicFileWriter = AtomicFileWriter()
+        fileWriter: AtomicFileWriter = AtomicFileWriter(), savesToJournal: Bool = false
     ) throws {
         self.path = path
         self.format = format
         self.limits = limits
         self.fileWriter = fileWriter
+        self.savesToJournal = savesToJournal
+        journal = DocumentJournal(documentPath: path)
         let lock = try DocumentFileLock(documentPath: path)
         AtomicFileWriter.removeStaleTemporaryFiles(besides: path)
         defer { withExtendedLifetime(lock) {} }
+        loadedStamp = StoreStamp()
         if FileManager.default.fileExists(atPath: path) {
-            let stamp = FileStamp(path: path)
-            let data = try DocumentFileReader.contents(of: path, limits: limits)
-            let document = try format.readDocument(from: data, file: path, limits: limits)
+            // Opening reads the document once: the first fetch uses what was read here.
+            let (stamp, document) = try Self.decode(path: path, format: format, journal: journal, limits: limits)
             // A schema whose entities the document has, as they are, works on that document
             // (its other entities and their history are kept as they are on every save).
-            if let schema, schema != document.schema, !schema.isPart(of: document.schema) {
+            if let schema, schema != document.document.schema, !schema.isPart(of: document.document.schema) {
                 throw ArchiveStoreError.schemaMismatch(
-                    path: path, documentVersion: document.schema.version, expectedVersion: schema.version)
+                    path: path, documentVersion: document.document.schema.version, expectedVersion: schema.version)
             }
-            self.schema = document.schema
-            self.identifier = document.storeIdentifier
-            // Opening reads the document once: the first fetch uses what was read here.
-            cached = stamp.map { ($0, IndexedDocument(document)) }
+            self.schema = document.document.schema
+            self.identifier = document.document.storeIdentifier
             loadedStamp = stamp
+            appendableJournalLength = document.appendableJournalLength
+            cached = (stamp, document.document)
         } else {
             guard let schema else { throw ArchiveStoreError.missingSchema(path: path) }
             try schema.validate()
@@ -77,36 +103,55 @@ public final class ArchiveStore {
             try fileWriter.write(format.writeDocument(document), to: path)
             self.schema = schema
             self.identifier = document.storeIdentifier
-            loadedStamp = FileStamp(path: path)
-            cached = loadedStamp.map { ($0, IndexedDocument(document)) }
+            // A journal left by a document of that name that is gone is another store's.
+            appendableJournalLength = journal.exists ? nil : 0
+            loadedStamp = currentStamp()
+            cached = (loadedStamp, IndexedDocument(document))
         }
     }
 
-    /// Reads the whole document: decodes the file, unless it is still the version (device,
-    /// inode, size, modification time) this store last read or wrote.
+    private func currentStamp() -> StoreStamp {
+        StoreStamp(document: FileStamp(path: path), journal: FileStamp(path: journal.path))
+    }
+
+    /// Decodes the document at `path` and folds its journal into it.
+    private static func decode(path: String, format: any DocumentFormat, journal: DocumentJournal, limits: DocumentLimits)
+        throws -> (StoreStamp, (document: IndexedDocument, appendableJournalLength: Int?))
+    {
+        // A save between the stat and the read would make the stamp older than what was read,
+        // which can only cause a needless conflict, never a lost update.
+        let stamp = StoreStamp(document: FileStamp(path: path), journal: FileStamp(path: journal.path))
+        let data = try DocumentFileReader.contents(of: path, limits: limits)
+        var document = IndexedDocument(try format.readDocument(from: data, file: path, limits: limits))
+        let contents = try journal.read(storeIdentifier: document.storeIdentifier, limits: limits)
+        let alreadyHeld = try document.fold(contents, journalPath: journal.path)
+        let appendable = contents.isOfAnotherStore || alreadyHeld > 0 ? nil : contents.completeLength
+        return (stamp, (document, appendable))
+    }
+
+    /// Reads the whole document (its journal folded in): decodes the files, unless they are
+    /// still the versions (device, inode, size, modification time) this store last read or wrote.
     public func readDocument() throws -> Document {
         try readIndexedDocument().document
     }
 
-    /// Reads the whole document, indexed: decodes the file, unless it is still the version
-    /// (device, inode, size, modification time) this store last read or wrote.
+    /// Reads the whole document, indexed, its journal folded in: decodes the files, unless
+    /// they are still the versions (device, inode, size, modification time) this store last
+    /// read or wrote.
     public func readIndexedDocument() throws -> IndexedDocument {
-        let stamp = FileStamp(path: path)
+        let stamp = currentStamp()
         if let cached, cached.stamp == stamp {
             loadedStamp = stamp
             return cached.document
         }
-        let data = try DocumentFileReader.contents(of: path, limits: limits)
-        let document = try format.readDocument(from: data, file: path, limits: limits)
-        // A save between the stat and the read would make the stamp older than what was read,
-        // which can only cause a needless conflict, never a lost update.
-        loadedStamp = stamp
-        guard document.storeIdentifier == identifier else {
-            throw ArchiveStoreError.storeReplaced(path: path, expected: identifier, found: document.storeIdentifier)
+        let (readStamp, read) = try Self.decode(path: path, format: format, journal: journal, limits: limits)
+        loadedStamp = readStamp
+        guard read.document.storeIdentifier == identifier else {
+            throw ArchiveStoreError.storeReplaced(path: path, expected: identifier, found: read.document.storeIdentifier)
         }
-        let indexed = IndexedDocument(document)
-        cached = stamp.map { ($0, indexed) }
-        return indexed
+        appendableJournalLength = read.appendableJournalLength
+        cached = readStamp.document == nil ? nil : (readStamp, read.document)
+        return read.document
     }
 
     /// The snapshots of `entityName` (all snapshots when `nil`), in document order.
@@ -116,7 +161,8 @@ public final class ArchiveStore {
         return document.snapshots(of: entityName)
     }
 
-    /// Applies a save to the document and writes it atomically.
+    /// Applies a save to the document and writes it: appends it to the journal (when
+    /// ``savesToJournal``), or writes the whole document atomically.
     ///
     /// - Throws: ``SaveChangesError`` (nothing is written), or a read or write error.
     @discardableResult
@@ -126,8 +172,8 @@ public final class ArchiveStore {
         try applySave(request).result
     }
 
-    /// Applies a save to the document and writes it atomically, reporting every model the save
-    /// changed (see ``IndexedDocument/applySaveChanges(_:timestamp:processIdentifier:bundleIdentifier:keepingInsertedIdentifiers:)``).
+    /// Applies a save to the document and writes it, as ``save(_:)``, reporting every model the
+    /// save changed (see ``IndexedDocument/applySaveChanges(_:timestamp:processIdentifier:bundleIdentifier:keepingInsertedIdentifiers:)``).
     ///
     /// - Throws: ``SaveChangesError`` (nothing is written), or a read or write error.
     public func applySave(_ request: DataStoreSaveChangesRequest<DefaultSnapshot>) throws -> AppliedSave {
@@ -136,7 +182,7 @@ public final class ArchiveStore {
         try checkUnchanged()
         var document = try readIndexedDocument()
         // The cache lets go of the document so that the save changes it in place; a failed
-        // write leaves no cache, and the next read decodes the file.
+        // write leaves no cache, and the next read decodes the files.
         cached = nil
         let applied: AppliedSave
         do {
@@ -144,25 +190,84 @@ public final class ArchiveStore {
                 request, timestamp: Date(), processIdentifier: String(ProcessInfo.processInfo.processIdentifier),
                 bundleIdentifier: ProcessInfo.processInfo.processName)
         } catch {
-            cached = loadedStamp.map { ($0, document) }
+            cached = (loadedStamp, document)
             throw error
         }
-        try write(document)
+        guard savesToJournal, let appendable = appendableJournalLength else {
+            try write(document)
+            return applied
+        }
+        guard let transaction = applied.transaction else {
+            // Nothing changed: nothing to write.
+            cached = (loadedStamp, document)
+            return applied
+        }
+        try journal.append(
+            JournalRecord(applied, transaction: transaction, header: document.header), storeIdentifier: identifier,
+            keepingLength: appendable, mode: documentMode())
+        loadedStamp = currentStamp()
+        let journalLength = Int(loadedStamp.journal?.size ?? 0)
+        appendableJournalLength = journalLength
+        cached = (loadedStamp, document)
+        let documentLength = Int(loadedStamp.document?.size ?? 0)
+        if journalLength > max(64 << 10, Int(Double(documentLength) * compactionFraction)) {
+            // Already saved; a failed compaction leaves the journal, which the next save or
+            // open folds in again.
+            try? write(document)
+        }
         return applied
     }
 
-    /// Throws ``ArchiveStoreError/conflict(path:)`` when the file is not the version this store
-    /// last read or wrote.
-    private func checkUnchanged() throws {
-        if let loadedStamp, FileStamp(path: path) != loadedStamp { throw ArchiveStoreError.conflict(path: path) }
+    /// The permission bits of the document file.
+    private func documentMode() -> mode_t {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return 0o644 }
+        return status.st_mode & 0o777
     }
 
-    /// Writes `document` and remembers the new file's version.
+    /// Folds the journal into the document: writes the whole document atomically and removes
+    /// the journal. Nothing to do when there is no journal.
+    ///
+    /// - Throws: ``ArchiveStoreError/conflict(path:)`` when the files changed since this store
+    ///   last read them (read again first), or a read or write error.
+    public func compact() throws {
+        let lock = try DocumentFileLock(documentPath: path)
+        defer { withExtendedLifetime(lock) {} }
+        guard journal.exists else { return }
+        let document = try readIndexedDocument()
+        try write(document)
+    }
+
+    /// Throws ``ArchiveStoreError/conflict(path:)`` when the files are not the versions this
+    /// store last read or wrote.
+    private func checkUnchanged() throws {
+        guard currentStamp() != loadedStamp else { return }
+        // Written again without a save in between (another store folded the journal into the
+        // document, or wrote it whole on close): the same document, no conflict. Known by
+        // what only a save changes: the history's position, the header and the model count.
+        guard let known = cached?.document else { throw ArchiveStoreError.conflict(path: path) }
+        let (stamp, read) = try Self.decode(path: path, format: format, journal: journal, limits: limits)
+        guard read.document.storeIdentifier == identifier,
+            read.document.history.nextTransactionIdentifier == known.history.nextTransactionIdentifier,
+            read.document.history.deletedThrough == known.history.deletedThrough,
+            read.document.header == known.header, read.document.count == known.count
+        else { throw ArchiveStoreError.conflict(path: path) }
+        loadedStamp = stamp
+        appendableJournalLength = read.appendableJournalLength
+        cached = (stamp, read.document)
+    }
+
+    /// Writes `document` whole, removes the journal (which it now holds), and remembers the
+    /// new files' versions.
     private func write(_ document: IndexedDocument) throws {
         cached = nil
         try fileWriter.write(format.writeDocument(document.document), to: path)
-        loadedStamp = FileStamp(path: path)
-        cached = loadedStamp.map { ($0, document) }
+        // Should the removal not happen, the journal's records are in the document's history,
+        // and the next read passes over them.
+        if journal.exists { try journal.remove() }
+        appendableJournalLength = 0
+        loadedStamp = currentStamp()
+        cached = (loadedStamp, document)
     }
 
     /// Replaces the document with `document` (same store), writing it atomically.

@@ -65,7 +65,7 @@ extension TripDocCommand {
             let limits = try limitOptions.limits()
             let progress = TerminalProgress.forStandardError()
             defer { progress?.finish() }
-            let data = try DocumentFileReader.contents(of: input, limits: limits, mapped: true)
+            let data = try DocumentFile.contents(of: input, limits: limits, mapped: true)
             let sourceFormat = try DocumentFileReader.reading(data, path: input) {
                 try DocumentFile.format(of: data, path: input)
             }

@@ -79,7 +79,7 @@ extension TripDocCommand {
 
         func run() throws {
             let limits = try limitOptions.limits()
-            let data = try DocumentFileReader.contents(of: file, limits: limits, mapped: true)
+            let data = try DocumentFile.contents(of: file, limits: limits, mapped: true)
             let format = try DocumentFileReader.reading(data, path: file) { try DocumentFile.format(of: data, path: file) }
             let query = DocumentQuery(
                 entityName: entity, condition: condition, sort: sort, reversed: reverse, limit: limit, identifier: id,

@@ -225,6 +225,9 @@ import TripDocTestSupport
             return nil
         }
         #expect(inserted == ["Trip"])
+        // The saves are in the document's journal until it is folded in, at the latest when the
+        // containers are released.
+        try ArchiveStore(path: url.path, format: JSONLinesFormat()).compact()
         #expect(try JSONLinesFormat().readDocument(from: Data(contentsOf: url), file: url.path).snapshots.count == 2)
     }
 }

@@ -1,0 +1,82 @@
+import Foundation
+
+extension IndexedDocument {
+    /// Folds a journal's records into the document, in order: each save's models take the
+    /// state it left them in, and its transaction joins the history. Records the document
+    /// already holds (its history has their transactions: a compaction that ended before it
+    /// could remove the journal) are passed over.
+    ///
+    /// Each record is checked as a save is: its models are of this store and of the schema's
+    /// entities, their values fit, and their references resolve once it is folded in.
+    ///
+    /// - Returns: How many records the document already held.
+    /// - Throws: ``JournalReadError`` naming the journal's line; the document is then as it
+    ///   was before that record.
+    @discardableResult
+    public mutating func fold(_ journal: DocumentJournal.Contents, journalPath: String) throws -> Int {
+        var alreadyHeld = 0
+        for (index, record) in journal.records.enumerated() {
+            let line = index + 2
+            let last = max(history.transactions.last?.transactionIdentifier ?? 0, history.deletedThrough)
+            let identifier = record.transaction.transactionIdentifier
+            if identifier <= last {
+                alreadyHeld += 1
+                continue
+            }
+            guard identifier == last + 1 else {
+                throw JournalReadError(
+                    path: journalPath, line: line,
+                    problem: "this save is transaction \(identifier), but the document's next is \(last + 1): the saves between are missing")
+            }
+            let changed = try checkedChanges(of: record, journalPath: journalPath, line: line)
+            var newHeader = header
+            for (entityName, next) in record.nextPrimaryKeys {
+                newHeader.nextPrimaryKeys[entityName] = max(next, newHeader.nextPrimaryKeys[entityName] ?? 0)
+            }
+            commit(changed, header: newHeader, transaction: record.transaction)
+        }
+        return alreadyHeld
+    }
+
+    /// The models a record changes, each checked as a save checks it.
+    private func checkedChanges(of record: JournalRecord, journalPath: String, line: Int) throws
+        -> [PersistentIdentifier: DefaultSnapshot?]
+    {
+        func problem(_ text: String) -> JournalReadError { JournalReadError(path: journalPath, line: line, problem: text) }
+        // The workspace only checks values here; it is gone before the caller changes the document.
+        let workspace = SaveChangesWorkspace(base: self)
+        var changed: [PersistentIdentifier: DefaultSnapshot?] = [:]
+        for snapshot in record.snapshots {
+            let identifier = snapshot.persistentIdentifier
+            guard !identifier.isTemporary, identifier.storeIdentifier == storeIdentifier else {
+                throw problem("\(identifier) is not an identifier of this document's store")
+            }
+            guard let entity = workspace.entities[identifier.entityName] else {
+                throw problem("\(identifier) is of an entity the document's schema does not have")
+            }
+            guard changed[identifier] == nil else { throw problem("\(identifier) is listed twice") }
+            do {
+                changed[identifier] = try workspace.normalized(snapshot, entity: entity, reportedAs: identifier)
+            } catch {
+                throw problem("\(error)")
+            }
+        }
+        for identifier in record.deleted {
+            guard byIdentifier[identifier] != nil, changed[identifier] == nil else {
+                throw problem("\(identifier) is deleted, but the document holds no such model")
+            }
+            changed[identifier] = .some(nil)
+        }
+        for case let (identifier, snapshot?) in changed {
+            for (property, value) in snapshot.values.sorted(by: { $0.key < $1.key }) {
+                for target in value.referencedIdentifiers {
+                    let held = changed[target].map { $0 != nil } ?? (byIdentifier[target] != nil)
+                    if !held {
+                        throw problem("\(identifier).\(property) refers to \(target), which the document does not hold after this save")
+                    }
+                }
+            }
+        }
+        return changed
+    }
+}
