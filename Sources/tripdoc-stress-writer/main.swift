@@ -3,7 +3,8 @@
 //   tripdoc-stress-writer init FILE            a document with one Counter whose value is 0
 //   tripdoc-stress-writer increment FILE N     N read-modify-write saves (+1 each)
 //   tripdoc-stress-writer forever FILE         saves +1 until killed, printing each value once saved
-// Prints the number of conflicts it retried; exits 2 on any other error.
+// Prints the number of conflicts it retried; exits 2 on any other error. With
+// TRIPDOC_STRESS_JOURNAL=1 in the environment, saves go to the document's journal.
 import Foundation
 import TripDoc
 import TripDocKit
@@ -15,7 +16,8 @@ do {
     guard arguments.count >= 2 else { throw TripDocError.invalidArgument("usage: tripdoc-stress-writer init|increment FILE [N]") }
     let path = arguments[1]
     let format = try DocumentFormats.forWriting(path, explicit: nil)
-    let store = try ArchiveStore(path: path, format: format, schema: schema)
+    let journaled = ProcessInfo.processInfo.environment["TRIPDOC_STRESS_JOURNAL"] == "1"
+    let store = try ArchiveStore(path: path, format: format, schema: schema, savesToJournal: journaled)
     switch arguments[0] {
     case "init":
         try store.save(

@@ -41,7 +41,7 @@ struct TripDocCommand: ParsableCommand {
         version: TripDocVersion.string,
         subcommands: [
             Sample.self, Show.self, Inspect.self, History.self, Convert.self, Diff.self, Patch.self, Merge.self,
-            SchemaCommand.self, Migrate.self,
+            SchemaCommand.self, Migrate.self, Compact.self,
         ]
     )
 

@@ -21,6 +21,10 @@ import Testing
         process.executableURL = Self.writer
         process.arguments = arguments
         process.currentDirectoryURL = tripdoc.folder
+        // Documents named journaled-… are saved through their journal.
+        if arguments.count > 1, arguments[1].hasPrefix("journaled-") {
+            process.environment = ProcessInfo.processInfo.environment.merging(["TRIPDOC_STRESS_JOURNAL": "1"]) { $1 }
+        }
         process.standardOutput = output ?? FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -36,7 +40,10 @@ import Testing
         return counter["value"] as? Int
     }
 
-    @Test(arguments: ["killed.json", "killed.plist", "killed.tripbundle"])
+    @Test(arguments: [
+        "killed.json", "killed.plist", "killed.tripbundle", "journaled-killed.json", "journaled-killed.plist",
+        "journaled-killed.tripbundle",
+    ])
     func killedSavesLeaveAnAcknowledgedState(file: String) throws {
         let runs = Int(ProcessInfo.processInfo.environment["TRIPDOC_KILL_RUNS"] ?? "") ?? 15
         let initial = try start(["init", file])

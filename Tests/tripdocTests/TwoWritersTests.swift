@@ -15,13 +15,19 @@ import Testing
         process.executableURL = Self.writer
         process.arguments = arguments
         process.currentDirectoryURL = tripdoc.folder
+        // Documents named journaled-… are saved through their journal.
+        if arguments.count > 1, arguments[1].hasPrefix("journaled-") {
+            process.environment = ProcessInfo.processInfo.environment.merging(["TRIPDOC_STRESS_JOURNAL": "1"]) { $1 }
+        }
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         return process
     }
 
     /// Run with `TRIPDOC_WRITERS_SAVES=1000` for the full 4 × 1,000.
-    @Test(arguments: ["counter.json", "counter.plist", "counter.tripbundle"])
+    @Test(arguments: [
+        "counter.json", "counter.plist", "counter.tripbundle", "journaled-counter.json", "journaled-counter.tripbundle",
+    ])
     func fourWritersLoseNoIncrement(file: String) throws {
         let saves = Int(ProcessInfo.processInfo.environment["TRIPDOC_WRITERS_SAVES"] ?? "") ?? 100
         let initial = try runWriter(["init", file])

@@ -101,7 +101,9 @@ public struct DocumentJournal: Sendable {
     ///
     /// - Throws: ``FileWriteError``; the journal then ends, at worst, with a line cut short.
     public func append(_ record: JournalRecord, storeIdentifier: String, keepingLength: Int, mode: mode_t = 0o644) throws {
-        var line = try JSONEncoder().encode(record)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        var line = try encoder.encode(record)
         line.append(0x0A)
         let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, mode)
         guard descriptor >= 0 else { throw FileWriteError(path: path, operation: .appendJournal, code: errno) }
@@ -118,7 +120,7 @@ public struct DocumentJournal: Sendable {
         }
         var bytes = Data()
         if keepingLength == 0 {
-            bytes = try JSONEncoder().encode(Header(tripdocJournal: Self.formatVersion, storeIdentifier: storeIdentifier))
+            bytes = try encoder.encode(Header(tripdocJournal: Self.formatVersion, storeIdentifier: storeIdentifier))
             bytes.append(0x0A)
         }
         bytes.append(line)
