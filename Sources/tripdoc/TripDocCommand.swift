@@ -37,6 +37,7 @@ struct TripDocCommand: ParsableCommand {
               tripdoc migrate trips.json trips-v2.json --schema v2.json
               tripdoc diff old.json new.json --patch | tripdoc patch old.json - -o new-copy.json
               tripdoc merge base.json ours.json theirs.json -o merged.json
+              tripdoc compact trips.json
             """,
         version: TripDocVersion.string,
         subcommands: [
