@@ -193,7 +193,10 @@ public final class ArchiveStore {
             cached = (loadedStamp, document)
             throw error
         }
-        guard savesToJournal, let appendable = appendableJournalLength else {
+        // A save that changes a large part of the document (an import) writes it whole: its
+        // record would cost more than the document, and be folded in at once.
+        let isBulk = applied.changedSnapshots.count > 1024 && applied.changedSnapshots.count * 4 > document.count
+        guard savesToJournal, let appendable = appendableJournalLength, !isBulk else {
             try write(document)
             return applied
         }
