@@ -31,7 +31,7 @@ public protocol DocumentStoreConfiguration: DataStoreConfiguration {
 /// rules and history are the shared engine's. Predicates and sorts are left to the context
 /// (`DataStoreError.preferInMemoryFilter`), which evaluates them on the models.
 public final class DocumentStore<Configuration: DocumentStoreConfiguration>: DataStore, HistoryProviding,
-    RewritesReferencesOnSave, ReportsAppliedSaves, JournalFolding
+    RewritesReferencesOnSave, ReportsAppliedSaves, JournalFolding, ProvidesIndexedDocument
 {
     public typealias Snapshot = DefaultSnapshot
 
@@ -66,10 +66,10 @@ public final class DocumentStore<Configuration: DocumentStoreConfiguration>: Dat
         if let migrationPlan { schema = try migrationPlan.currentSchema(matching: schema) }
         self.configuration = configuration
         if let stage = configuration as? MigrationStageStore {
-            backend = .memory(InMemoryDocument(IndexedDocument(stage.workspace.document)))
+            backend = .memory(InMemoryDocument(IndexedDocument(stage.workspace.document, indexingAttributes: true)))
             identifier = stage.workspace.document.storeIdentifier
         } else if configuration.isStoredInMemoryOnly {
-            let document = IndexedDocument.empty(schema: schema)
+            let document = IndexedDocument.empty(schema: schema, indexingAttributes: true)
             backend = .memory(InMemoryDocument(document))
             identifier = document.storeIdentifier
         } else {
@@ -122,6 +122,10 @@ public final class DocumentStore<Configuration: DocumentStoreConfiguration>: Dat
                     Data("tripdoc: could not fold the journal into \(store.path): \(error)\n".utf8))
             }
         }
+    }
+
+    func indexedDocument() throws -> IndexedDocument {
+        try lock.withLock { try document() }
     }
 
     /// The whole document as it is now (what a migration stage's context left).
@@ -193,7 +197,8 @@ public final class DocumentStore<Configuration: DocumentStoreConfiguration>: Dat
                 document.history = DocumentHistory(deletedThrough: document.history.transactions.last?.transactionIdentifier ?? 0)
                 try store.replaceDocument(document)
             case .memory(let memory):
-                memory.document = IndexedDocument.empty(schema: schema, storeIdentifier: memory.document.storeIdentifier)
+                memory.document = IndexedDocument.empty(
+                    schema: schema, storeIdentifier: memory.document.storeIdentifier, indexingAttributes: true)
             }
         }
     }

@@ -30,6 +30,11 @@ extension ModelContext {
         let store = try container.store(for: entityName)
         let hasPendingOfEntity = hasPendingChanges(of: entityName)
         let countsPending = descriptor.includePendingChanges && hasPendingOfEntity
+        if !hasPendingOfEntity, let provider = store.store as? any ProvidesIndexedDocument,
+            let selected = try? selectThroughIndex(try provider.indexedDocument(), entityName, descriptor)
+        {
+            return .snapshots(selected)
+        }
         var storeDescriptor = descriptor
         var inMemory = countsPending
         if countsPending {
@@ -67,6 +72,35 @@ extension ModelContext {
         if let offset = descriptor.fetchOffset { models = Array(models.dropFirst(max(offset, 0))) }
         if let limit = descriptor.fetchLimit { models = Array(models.prefix(max(limit, 0))) }
         return .models(models)
+    }
+
+    /// The snapshots a descriptor selects, read through an index of the document: candidates
+    /// from the range of an indexed attribute the predicate requires, or, for a fetch with a
+    /// limit sorted by an indexed attribute alone, the first models in the index's order; then
+    /// filtered and ordered as ``selectSnapshots(_:_:)`` does.
+    ///
+    /// - Throws: ``SnapshotPredicate/Unevaluable`` when no index serves the descriptor (the
+    ///   caller then reads every snapshot of the entity).
+    private func selectThroughIndex<T: PersistentModel>(
+        _ document: IndexedDocument, _ entityName: String, _ descriptor: FetchDescriptor<T>
+    ) throws -> [DefaultSnapshot] {
+        var candidates: [PersistentIdentifier]?
+        if let predicate = descriptor.predicate, let range = SnapshotPredicate(predicate, of: T.self)?.range,
+            let identifiers = document.identifiers(of: entityName, where: range.name, from: range.lower, to: range.upper)
+        {
+            // In document order, as a fetch without a sort gives them.
+            candidates = identifiers.sorted()
+        } else if descriptor.predicate == nil, let limit = descriptor.fetchLimit, !descriptor.sortBy.isEmpty,
+            let key = SnapshotSortOrder(descriptor.sortBy, of: T.self)?.singleKey,
+            !document.hasUnorderedValues(in: key.name, of: entityName),
+            let identifiers = document.identifiers(
+                of: entityName, withFirst: max(descriptor.fetchOffset ?? 0, 0) + max(limit, 0), of: key.name,
+                reversed: key.isReversed)
+        {
+            candidates = identifiers.sorted()
+        }
+        guard let candidates else { throw SnapshotPredicate.Unevaluable() }
+        return try selectSnapshots(candidates.compactMap { document.snapshot(for: $0) }, descriptor)
     }
 
     /// The snapshots a descriptor selects, filtered and sorted on the snapshots themselves.

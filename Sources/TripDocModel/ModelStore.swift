@@ -92,3 +92,10 @@ protocol ReportsAppliedSaves: AnyObject {
     /// Saves, reporting every model the save changed.
     func applySave(_ request: DataStoreSaveChangesRequest<DefaultSnapshot>) throws -> AppliedSave
 }
+
+/// A store whose document a context may read directly, indexes included (tripdoc's own), so
+/// that a fetch an index can answer reads only what it selects.
+protocol ProvidesIndexedDocument: AnyObject {
+    /// The document as it is now.
+    func indexedDocument() throws -> IndexedDocument
+}

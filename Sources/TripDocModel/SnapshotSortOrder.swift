@@ -5,7 +5,7 @@ import TripDocCore
 /// with a limit makes models of the ones it returns only: made when every descriptor sorts by
 /// a non-optional scalar attribute of the model that is `Comparable` (strings, numbers, dates,
 /// decimals) with Swift's own `<` (a descriptor made with a `String.StandardComparator` is left
-/// to the models), and `nil` otherwise.
+/// to the models), and `nil` otherwise. A sort meeting NaN is left to the models too.
 struct SnapshotSortOrder {
     private struct Key {
         var name: String
@@ -13,20 +13,27 @@ struct SnapshotSortOrder {
     }
     private let keys: [Key]
 
+    /// The attribute and direction when there is one key.
+    var singleKey: (name: String, isReversed: Bool)? {
+        keys.count == 1 ? (keys[0].name, keys[0].isReversed) : nil
+    }
+
     init?<T: PersistentModel>(_ descriptors: [SortDescriptor<T>], of type: T.Type) {
         let description = ModelDescription.of(type)
         var keys: [Key] = []
         for descriptor in descriptors {
             guard descriptor.stringComparator == nil, let keyPath = descriptor.keyPath,
                 let property = description.property(for: keyPath), let onDemand = property.onDemandType,
-                !onDemand.isOptional, Self.isComparable(onDemand.type)
+                !onDemand.isOptional, Self.isOrdered(onDemand.type)
             else { return nil }
             keys.append(Key(name: property.name, isReversed: descriptor.order == .reverse))
         }
         self.keys = keys
     }
 
-    private static func isComparable(_ type: AttributeType) -> Bool {
+    /// Whether values of `type` have an order tripdoc compares stored values in
+    /// (`SnapshotValue.scalarOrder`): strings, numbers, dates and decimals.
+    static func isOrdered(_ type: AttributeType) -> Bool {
         switch type {
         case .string, .double, .float, .date, .decimal: true
         default: type.signedRange != nil || type.unsignedMaximum != nil
@@ -85,19 +92,11 @@ struct SnapshotSortOrder {
     }
 
     /// How two values of one scalar attribute compare with their Swift type's `<`.
+    ///
+    /// - Throws: ``SnapshotPredicate/Unevaluable`` for NaN, which `<` places nowhere: how a sort
+    ///   orders it is the sort algorithm's doing, so such a sort is left to the models.
     private static func compare(_ a: SnapshotValue, _ b: SnapshotValue) throws -> ComparisonResult {
-        func order<C: Comparable>(_ x: C, _ y: C) -> ComparisonResult {
-            x < y ? .orderedAscending : y < x ? .orderedDescending : .orderedSame
-        }
-        switch (a, b) {
-        case (.string(let x), .string(let y)): return order(x, y)
-        case (.int(let x), .int(let y)): return order(x, y)
-        case (.uint(let x), .uint(let y)): return order(x, y)
-        case (.double(let x), .double(let y)): return order(x, y)
-        case (.float(let x), .float(let y)): return order(x, y)
-        case (.date(let x), .date(let y)): return order(x, y)
-        case (.decimal(let x), .decimal(let y)): return order(x, y)
-        default: throw SnapshotPredicate.Unevaluable()
-        }
+        guard let order = SnapshotValue.scalarOrder(a, b) else { throw SnapshotPredicate.Unevaluable() }
+        return order
     }
 }

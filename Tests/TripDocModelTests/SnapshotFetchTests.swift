@@ -4,6 +4,10 @@ import TripDoc
 
 @Model
 final class Reading {
+    // Indexed attributes are selected through the store's indexes; the others by a pass over
+    // the snapshots.
+    #Index<Reading>([\.station], [\.value], [\.takenAt], [\.count], [\.level, \.price])
+
     var station: String
     var note: String?
     var value: Double
@@ -75,6 +79,9 @@ final class Site {
         ("optional ==", #Predicate { $0.note == "n1" }),
         ("double >", #Predicate { $0.value > 0 }),
         ("int range or", #Predicate { $0.count <= -2 || $0.count > 2 }),
+        ("int range flipped", #Predicate { 0 < $0.count && $0.count <= 2 && $0.level != 1 }),
+        ("double ==", #Predicate { $0.value == 0.5 }),
+        ("string prefix range and other attribute", #Predicate { $0.station > "O" && $0.price < 0.75 }),
         ("int8", #Predicate { $0.level == 3 }),
         ("date range", #Predicate { $0.takenAt >= from && $0.takenAt < until }),
         ("decimal", #Predicate { $0.price > 0.25 }),
@@ -88,6 +95,9 @@ final class Site {
     static let sorts: [(String, [SortDescriptor<Reading>])] = [
         ("unsorted", []),
         ("station", [SortDescriptor(\.station)]),
+        ("station reversed", [SortDescriptor(\.station, order: .reverse)]),
+        ("date", [SortDescriptor(\.takenAt)]),
+        ("count reversed", [SortDescriptor(\.count, order: .reverse)]),
         ("value reversed, then date", [SortDescriptor(\.value, order: .reverse), SortDescriptor(\.takenAt)]),
         ("level, count reversed, price", [SortDescriptor(\.level), SortDescriptor(\.count, order: .reverse), SortDescriptor(\.price)]),
         // Left to the models: an optional key and a string comparator.
@@ -95,9 +105,38 @@ final class Site {
         ("lexical comparator", [SortDescriptor(\.station, comparator: .lexical)]),
     ]
 
+    /// Inserts, changes (of indexed values among others) and deletes, saved: what the indexes
+    /// must follow.
+    func edit(_ container: ModelContainer, round: Int) throws {
+        let context = ModelContext(container)
+        let readings = try context.fetch(FetchDescriptor<Reading>())
+        for (index, reading) in readings.enumerated() where index % (7 + round) == 0 {
+            reading.station = Self.stations[(index + round) % Self.stations.count]
+            reading.value = [Double.nan, 3, -1.5, 0][(index + round) % 4]
+            reading.takenAt = Date(timeIntervalSinceReferenceDate: Double(((index * 7) % 10) * 3600))
+            reading.count += round
+        }
+        for (index, reading) in readings.enumerated() where index % (11 + round) == 1 { context.delete(reading) }
+        for index in 0..<(20 + round) {
+            context.insert(
+                Reading(
+                    station: Self.stations[index % Self.stations.count], note: nil, value: Double(index % 3), count: index % 5 - 2,
+                    level: Int8(index % 5), takenAt: Date(timeIntervalSinceReferenceDate: Double((index % 10) * 3600)),
+                    price: Decimal(index % 4)))
+        }
+        try context.save()
+    }
+
     @Test(arguments: 0..<predicates.count)
     func snapshotFetchesEqualModelEvaluation(predicateIndex: Int) throws {
         let (container, _) = try container(count: 300)
+        for round in 0..<3 {
+            if round > 0 { try edit(container, round: round) }
+            try checkFetches(container, predicateIndex: predicateIndex, round: round)
+        }
+    }
+
+    func checkFetches(_ container: ModelContainer, predicateIndex: Int, round: Int) throws {
         let (_, predicate) = Self.predicates[predicateIndex]
         let oracle = ModelContext(container)
         let everyModel = try oracle.fetch(FetchDescriptor<Reading>())
@@ -111,7 +150,7 @@ final class Site {
                 descriptor.fetchOffset = offset
                 descriptor.fetchLimit = limit
                 let context = ModelContext(container)
-                let label = "\(Self.predicates[predicateIndex].0), \(sortName), offset \(offset as Any), limit \(limit as Any)"
+                let label = "round \(round), \(Self.predicates[predicateIndex].0), \(sortName), offset \(offset as Any), limit \(limit as Any)"
                 #expect(try context.fetch(descriptor).map(\.persistentModelID) == expected.map(\.persistentModelID), "\(label)")
                 #expect(try context.fetchCount(descriptor) == expected.count, "\(label)")
                 #expect(try context.fetchIdentifiers(descriptor) == expected.map(\.persistentModelID), "\(label)")

@@ -24,10 +24,17 @@ public struct IndexedDocument: Sendable {
     /// What was wrong with the document this was made from (an identifier listed twice); a save
     /// refuses to change such a document.
     let problems: [IntegrityProblem]
+    /// For each entity, the attributes with an index (an `#Index` on the attribute alone), when
+    /// the document was made with `indexingAttributes`.
+    private var attributeIndexes: [String: [String: AttributeIndex]] = [:]
 
     /// Indexes `document`. An identifier the document lists more than once is kept once (its
     /// last snapshot); saves then fail with ``SaveChangesError/documentHasProblems(_:)``.
-    public init(_ document: Document) {
+    ///
+    /// With `indexingAttributes`, each attribute that an `#Index` names alone (the schema's
+    /// `indices`) gets an index of its values, for ``identifiers(of:where:from:to:)``: what a
+    /// store answering fetches wants, and a tool applying one save does not.
+    public init(_ document: Document, indexingAttributes: Bool = false) {
         header = document.header
         schema = document.schema
         history = document.history
@@ -56,11 +63,55 @@ public struct IndexedDocument: Sendable {
                 uniqueIndexes[entity.name, default: [:]][constraint] = index
             }
         }
+        guard indexingAttributes else { return }
+        for entity in schema.entities {
+            for index in entity.indices where index.count == 1 {
+                let name = index[0]
+                guard entity.attribute(named: name) != nil, attributeIndexes[entity.name]?[name] == nil else { continue }
+                let entries = (identifiersByEntity[entity.name] ?? []).map { identifier in
+                    (value: byIdentifier[identifier]!.values[name] ?? .null, identifier: identifier)
+                }
+                attributeIndexes[entity.name, default: [:]][name] = AttributeIndex(entries)
+            }
+        }
+    }
+
+    /// Whether `entityName`'s attribute `attribute` has an index of its values.
+    public func hasIndex(on attribute: String, of entityName: String) -> Bool {
+        attributeIndexes[entityName]?[attribute] != nil
+    }
+
+    /// The identifiers of `entityName`'s models whose `attribute` holds a value within the
+    /// bounds (`nil`: unbounded), in the order of the values, models with equal values in
+    /// document order; `nil` when the attribute has no index. `nil` values, values of another
+    /// kind than the bounds' and NaN are never within bounds.
+    public func identifiers(of entityName: String, where attribute: String, from lower: ValueBound?, to upper: ValueBound?)
+        -> [PersistentIdentifier]?
+    {
+        attributeIndexes[entityName]?[attribute]?.entries(in: lower, upper: upper).map(\.identifier)
+    }
+
+    /// The identifiers of the `count` models of `entityName` with the lowest values of
+    /// `attribute` (the highest, `reversed`), and of every model tied with the last of them and
+    /// of some models after it, in no order: what a sorted fetch with a limit orders and cuts;
+    /// `nil` when the attribute has no index. Models with `nil` or NaN are not among them.
+    public func identifiers(of entityName: String, withFirst count: Int, of attribute: String, reversed: Bool)
+        -> [PersistentIdentifier]?
+    {
+        attributeIndexes[entityName]?[attribute]?.firstEntries(count, reversed: reversed).map(\.identifier)
+    }
+
+    /// Whether a model of `entityName` holds NaN in `attribute`, which its index cannot place in
+    /// an order.
+    public func hasUnorderedValues(in attribute: String, of entityName: String) -> Bool {
+        !(attributeIndexes[entityName]?[attribute]?.unordered.isEmpty ?? true)
     }
 
     /// An empty document for `schema` with a new store identifier.
-    public static func empty(schema: Schema, storeIdentifier: String = UUID().uuidString) -> IndexedDocument {
-        IndexedDocument(Document.empty(schema: schema, storeIdentifier: storeIdentifier))
+    public static func empty(schema: Schema, storeIdentifier: String = UUID().uuidString, indexingAttributes: Bool = false)
+        -> IndexedDocument
+    {
+        IndexedDocument(Document.empty(schema: schema, storeIdentifier: storeIdentifier), indexingAttributes: indexingAttributes)
     }
 
     /// The store identifier, from the header.
@@ -121,6 +172,20 @@ public struct IndexedDocument: Sendable {
         // (The constraints are copied out first: holding the entity's indexes while changing one
         // would make the change copy the whole index.)
         let constraintsByEntity = uniqueIndexes.mapValues { Array($0.keys) }
+        let indexedByEntity = attributeIndexes.mapValues { Array($0.keys) }
+        if !indexedByEntity.isEmpty {
+            for (identifier, new) in changed {
+                guard let names = indexedByEntity[identifier.entityName] else { continue }
+                let old = byIdentifier[identifier]
+                for name in names {
+                    let before = old.map { $0.values[name] ?? .null }
+                    let after = new.map { $0.values[name] ?? .null }
+                    if before != after || old == nil || new == nil {
+                        attributeIndexes[identifier.entityName]![name]!.update(identifier, from: before, to: after)
+                    }
+                }
+            }
+        }
         for (identifier, _) in changed {
             guard let old = byIdentifier[identifier], let constraints = constraintsByEntity[identifier.entityName] else { continue }
             for constraint in constraints {

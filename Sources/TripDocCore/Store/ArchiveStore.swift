@@ -106,7 +106,7 @@ public final class ArchiveStore {
             // A journal left by a document of that name that is gone is another store's.
             appendableJournalLength = journal.exists ? nil : 0
             loadedStamp = currentStamp()
-            cached = (loadedStamp, IndexedDocument(document))
+            cached = (loadedStamp, IndexedDocument(document, indexingAttributes: true))
         }
     }
 
@@ -122,7 +122,7 @@ public final class ArchiveStore {
         // which can only cause a needless conflict, never a lost update.
         let stamp = StoreStamp(document: FileStamp(path: path), journal: FileStamp(path: journal.path))
         let data = try DocumentFileReader.contents(of: path, limits: limits)
-        var document = IndexedDocument(try format.readDocument(from: data, file: path, limits: limits))
+        var document = IndexedDocument(try format.readDocument(from: data, file: path, limits: limits), indexingAttributes: true)
         let contents = try journal.read(storeIdentifier: document.storeIdentifier, limits: limits)
         let alreadyHeld = try document.fold(contents, journalPath: journal.path)
         let appendable = contents.isOfAnotherStore || alreadyHeld > 0 ? nil : contents.completeLength
@@ -285,7 +285,7 @@ public final class ArchiveStore {
         let lock = try DocumentFileLock(documentPath: path)
         defer { withExtendedLifetime(lock) {} }
         try checkUnchanged()
-        try write(IndexedDocument(document))
+        try write(IndexedDocument(document, indexingAttributes: true))
     }
 
     /// The transactions `query` selects (SwiftData's `fetchHistory`).
