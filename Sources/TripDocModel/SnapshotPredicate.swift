@@ -138,8 +138,32 @@ extension PredicateExpressions.KeyPath: SnapshotEvaluable where Root: SnapshotRo
     }
 }
 
+/// A comparison of an ordered scalar attribute with a constant, made on the stored values
+/// without converting them (`SnapshotValue`'s `==` and `scalarOrder` are the Swift type's `==`
+/// and `<`): `compare` gets the stored value's order relative to the constant (`nil`: unordered,
+/// NaN) and says whether it matches.
+private func storedComparison(
+    _ pair: (name: String, value: SnapshotValue, isFlipped: Bool), _ description: ModelDescription,
+    _ matches: @escaping (ComparisonResult?) -> Bool
+) -> ((DefaultSnapshot) throws -> Bool)? {
+    guard let property = description.property(named: pair.name) else { return nil }
+    let constant = pair.value
+    return { snapshot in
+        let stored = snapshot.values[pair.name] ?? .null
+        guard property.readsOnDemand(stored) else { throw SnapshotPredicate.Unevaluable() }
+        var order = SnapshotValue.scalarOrder(stored, constant)
+        if pair.isFlipped, let forward = order {
+            order = forward == .orderedAscending ? .orderedDescending : forward == .orderedDescending ? .orderedAscending : .orderedSame
+        }
+        return matches(order)
+    }
+}
+
 extension PredicateExpressions.Equal: SnapshotEvaluable where LHS: SnapshotEvaluable, RHS: SnapshotEvaluable {
     func snapshotEvaluator(_ description: ModelDescription) -> ((DefaultSnapshot) throws -> Bool)? {
+        if let pair = Self.comparedPair(lhs, rhs, description) {
+            return storedComparison(pair, description) { $0 == .orderedSame }
+        }
         guard let lhs = lhs.snapshotEvaluator(description), let rhs = rhs.snapshotEvaluator(description) else { return nil }
         return { try lhs($0) == rhs($0) }
     }
@@ -153,6 +177,9 @@ extension PredicateExpressions.Equal: SnapshotEvaluable where LHS: SnapshotEvalu
 
 extension PredicateExpressions.NotEqual: SnapshotEvaluable where LHS: SnapshotEvaluable, RHS: SnapshotEvaluable {
     func snapshotEvaluator(_ description: ModelDescription) -> ((DefaultSnapshot) throws -> Bool)? {
+        if let pair = Self.comparedPair(lhs, rhs, description) {
+            return storedComparison(pair, description) { $0 != .orderedSame }
+        }
         guard let lhs = lhs.snapshotEvaluator(description), let rhs = rhs.snapshotEvaluator(description) else { return nil }
         return { try lhs($0) != rhs($0) }
     }
@@ -160,6 +187,17 @@ extension PredicateExpressions.NotEqual: SnapshotEvaluable where LHS: SnapshotEv
 
 extension PredicateExpressions.Comparison: SnapshotEvaluable where LHS: SnapshotEvaluable, RHS: SnapshotEvaluable {
     func snapshotEvaluator(_ description: ModelDescription) -> ((DefaultSnapshot) throws -> Bool)? {
+        if let pair = Self.comparedPair(lhs, rhs, description) {
+            // The order is the stored value's relative to the constant, as written.
+            switch op {
+            case .lessThan: return storedComparison(pair, description) { $0 == .orderedAscending }
+            case .lessThanOrEqual: return storedComparison(pair, description) { $0 == .orderedAscending || $0 == .orderedSame }
+            case .greaterThan: return storedComparison(pair, description) { $0 == .orderedDescending }
+            case .greaterThanOrEqual:
+                return storedComparison(pair, description) { $0 == .orderedDescending || $0 == .orderedSame }
+            @unknown default: return nil
+            }
+        }
         guard let lhs = lhs.snapshotEvaluator(description), let rhs = rhs.snapshotEvaluator(description) else { return nil }
         switch op {
         case .lessThan: return { try lhs($0) < rhs($0) }
