@@ -5,8 +5,10 @@ extension ModelContext {
     /// The models a relationship value holds: a model, an optional model or an array of models.
     static func models(in value: Any?) -> [any PersistentModel] {
         guard let value else { return [] }
+        // One conformance check for the array's type, rather than one per element (a cast to
+        // `[any PersistentModel]` checks each element).
+        if let list = value as? any ModelList { return list.models }
         if let model = value as? any PersistentModel { return [model] }
-        if let array = value as? [any PersistentModel] { return array }
         if let optional = value as? any OptionalValue { return models(in: optional.wrappedAny) }
         return []
     }
@@ -100,4 +102,14 @@ extension ModelContext {
         if let value = Self.value(of: updated, for: property) { backing.setRelationshipValue(value, for: property.keyPath) }
         modelDidChange(backing.persistentModelID)
     }
+}
+
+/// An array of models, as a to-many relationship holds them.
+protocol ModelList {
+    /// The models, in order.
+    var models: [any PersistentModel] { get }
+}
+
+extension Array: ModelList where Element: PersistentModel {
+    var models: [any PersistentModel] { map { $0 } }
 }

@@ -16,8 +16,8 @@ struct AttributeIndex: Sendable {
     private var sorted: [Entry] = []
     /// Models whose entries in `sorted` are stale.
     private var stale: Set<PersistentIdentifier> = []
-    /// Current entries not in `sorted`, in no order.
-    private var added: [Entry] = []
+    /// Current entries not in `sorted`, by model.
+    private var added: [PersistentIdentifier: SnapshotValue] = [:]
     /// Models holding NaN, which no comparison selects but a sort must place.
     private(set) var unordered: Set<PersistentIdentifier> = []
 
@@ -55,19 +55,17 @@ struct AttributeIndex: Sendable {
     /// Notes that the model `identifier` now holds `value` (`nil`: it left the document),
     /// where it held `old` before (`nil`: it is new).
     mutating func update(_ identifier: PersistentIdentifier, from old: SnapshotValue?, to value: SnapshotValue?) {
-        if let index = added.firstIndex(where: { $0.identifier == identifier }) {
-            added.remove(at: index)
-        } else if let old, Self.isOrdered(old) {
+        if added.removeValue(forKey: identifier) == nil, let old, Self.isOrdered(old) {
             stale.insert(identifier)
         }
         unordered.remove(identifier)
         if let value {
-            if Self.isOrdered(value) { added.append((value, identifier)) } else if Self.isNaN(value) { unordered.insert(identifier) }
+            if Self.isOrdered(value) { added[identifier] = value } else if Self.isNaN(value) { unordered.insert(identifier) }
         }
         if stale.count + added.count > max(64, sorted.count / 8) {
             sorted = entries(in: nil, upper: nil)
             stale = []
-            added = []
+            added = [:]
         }
     }
 
@@ -97,7 +95,7 @@ struct AttributeIndex: Sendable {
             if !stale.contains(sorted[position].identifier) { result.append(sorted[position]) }
             position += 1
         }
-        let extra = added.filter { isAbove($0.value) && isBelow($0.value) }
+        let extra = added.filter { isAbove($0.value) && isBelow($0.value) }.map { (value: $0.value, identifier: $0.key) }
         guard !extra.isEmpty else { return result }
         return (result + extra).sorted(by: Self.precedes)
     }
@@ -153,6 +151,6 @@ extension AttributeIndex {
             result.append(entry)
             if result.count >= count, boundary == nil { boundary = entry.value }
         }
-        return result + added
+        return result + added.map { (value: $0.value, identifier: $0.key) }
     }
 }
