@@ -82,6 +82,15 @@ import TripDocTestSupport
             "\(error!)".hasSuffix(
                 "url expects URL, found a URL that is not an RFC 3986 URI reference (:a), which documents cannot hold (FORMATS 3.9)"))
         #expect(try ArchiveStore(path: path, format: JSONFormat(), schema: schema).fetchSnapshots() == [])
+        // Written directly, the document is refused too.
+        var document = Document.empty(schema: schema, storeIdentifier: "S")
+        document.snapshots = [
+            DefaultSnapshot(
+                persistentIdentifier: PersistentIdentifier(storeIdentifier: "S", entityName: "Link", primaryKey: "1"),
+                values: ["url": .url(colon)])
+        ]
+        let writeError = #expect(throws: DocumentWriteError.self) { try JSONFormat().writeDocument(document) }
+        #expect("\(writeError!)".contains("not an RFC 3986 URI reference (:a)"), "\(writeError!)")
         #expect(!SnapshotValue.url(colon).fits(.url))
         #expect(SnapshotValue.url(URL(string: "https://example.com")!).fits(.url))
     }
