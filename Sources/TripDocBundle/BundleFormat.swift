@@ -64,6 +64,7 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
         // which entities it wants.
         let verified = try verifiedEntries(of: data, file: file, limits: limits) { !$0.hasPrefix(Self.snapshotsFolder) }
         let contents = verified.contents
+        let listed = verified.manifest.entriesByName
         let decoder = DocumentDecoder(limits: limits)
 
         func missing(_ name: String) -> DocumentReadError {
@@ -97,7 +98,7 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
                 return try readJSON(name, with: &reader, read)
             }
             // Before what was read, or the error reading it, counts: damage explains any error it causes.
-            try verify(entry, against: verified.manifest, file: file)
+            try verify(entry, against: listed, file: file)
             return try result.get()
         }
 
@@ -221,11 +222,11 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
         }
     }
 
-    /// Waits for an inflating entry to end, and checks it against the manifest.
-    private func verify(_ entry: ArrivingEntry, against manifest: BundleManifest, file: String) throws {
+    /// Waits for an inflating entry to end, and checks it against the manifest's entries by
+    /// name (``BundleManifest/entriesByName``, made once for every entry checked).
+    private func verify(_ entry: ArrivingEntry, against listed: [String: BundleManifest.Entry], file: String) throws {
         let digest = try refusingArchiveErrors(file: file) { try entry.digest() }
-        try verify(
-            entry.name, size: entry.declaredSize, digest: digest, against: manifest.entriesByName[entry.name], file: file)
+        try verify(entry.name, size: entry.declaredSize, digest: digest, against: listed[entry.name], file: file)
     }
 
     /// Checks an entry's size and SHA-256 digest against what the manifest lists for it.
@@ -245,7 +246,7 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
     /// entry `including` selects (only those are inflated; the manifest always is).
     private func verifiedEntries(
         of data: Data, file: String, limits: DocumentLimits, including: (String) -> Bool = { _ in true }
-    ) throws -> (contents: [String: Data], listed: Set<String>, manifest: BundleManifest, names: [String]) {
+    ) throws -> (contents: [String: Data], listed: Set<String>, manifest: BundleManifest, names: Set<String>) {
         func refuse(_ entry: String?, _ message: String, hint: String? = nil) -> DocumentReadError {
             refusal(file, entry, message, hint: hint)
         }
@@ -302,15 +303,19 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
         // Only now the rest of what was asked for is inflated, and checked against the manifest.
         let entries = try inflated(data, file: file, limits: limits) { $0 != BundleManifest.entryName && including($0) }
         var contents: [String: Data] = [BundleManifest.entryName: manifestData]
-        for entry in entries { contents[entry.name] = entry.data }
+        var inflatedByName: [String: ZipArchive.Entry] = [:]
+        for entry in entries {
+            contents[entry.name] = entry.data
+            inflatedByName[entry.name] = entry
+        }
         try verify(entries, against: manifest, file: file)
         for name in sizes.keys.sorted() {
-            if name.hasPrefix(Self.externalFolder), let entry = entries.first(where: { $0.name == name }),
+            if name.hasPrefix(Self.externalFolder), let entry = inflatedByName[name],
                 (entry.digest ?? Self.sha256(entry.data)) != name.dropFirst(Self.externalFolder.count)
             {
                 throw refuse(name, "an external entry's name must be the SHA-256 digest of its contents")
             }
         }
-        return (contents, listed, manifest, Array(sizes.keys))
+        return (contents, listed, manifest, Set(sizes.keys))
     }
 }

@@ -19,7 +19,8 @@ struct BundleManifest: Codable, Equatable {
     var schemaVersion: String
     var entries: [Entry]
 
-    /// The listed entries by name (the first, for a name listed twice, which reading refuses).
+    /// The listed entries by name (the first, for a name listed twice, which reading refuses),
+    /// made anew on each use: whoever looks up many entries keeps it.
     var entriesByName: [String: Entry] {
         Dictionary(entries.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }

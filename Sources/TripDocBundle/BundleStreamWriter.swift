@@ -30,6 +30,18 @@ struct BundleStreamWriter: DocumentStreamWriter {
 
     mutating func begin(header: DocumentHeader, schema: Schema, history: DocumentHistory) throws {
         try schema.validate()  // a schema a reader would refuse is refused before anything is written
+        // A zip entry's name holds at most 65,535 bytes (its length is 16 bits), and each entity
+        // has an entry named after it: libarchive wrote a longer name as a damaged archive, or crashed.
+        let longest = 0xFFFF - (BundleFormat.snapshotsFolder + ".json").utf8.count
+        let tooLong = schema.entities.filter { $0.name.utf8.count > longest }
+        if !tooLong.isEmpty {
+            throw SchemaError(
+                problems: tooLong.map {
+                    "the entity '\($0.name.prefix(40))…' has a name of \($0.name.utf8.count) bytes; a bundle keeps an entity's "
+                        + "snapshots in a zip entry named after it, and a zip entry's name holds at most 65,535 bytes "
+                        + "(an entity's name at most \(longest)): write the document as JSON or a property list"
+                })
+        }
         self.header = header
         self.schema = schema
         entities = schema.entities.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }

@@ -408,7 +408,9 @@ enum ZipArchive {
     /// Refuses names that could escape a folder or mean different things to different tools.
     static func checkName(_ name: String) throws {
         let components = name.split(separator: "/", omittingEmptySubsequences: false)
-        if name.isEmpty || name.hasPrefix("/") || name.contains("\\") || name.contains("\0")
+        // Searched as bytes, not with Foundation's search for text, which was a tenth of
+        // reading a bundle of 100,000 small entries.
+        if name.isEmpty || name.hasPrefix("/") || name.utf8.contains(UInt8(ascii: "\\")) || name.utf8.contains(0)
             || components.dropLast().contains(where: \.isEmpty) || components.contains("..") || components.contains(".")
             || (name.count >= 2 && name.dropFirst().first == ":")
         {

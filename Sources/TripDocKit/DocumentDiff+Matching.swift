@@ -241,6 +241,20 @@ extension DocumentDiff {
             fingerprint: (_ comparison: Comparison, SnapshotRecord, _ isA: Bool, inout Hasher) -> Void,
             equal: (_ comparison: Comparison, _ a: SnapshotRecord, _ b: SnapshotRecord) -> Bool
         ) {
+            // Found first, recorded after: a copy of the comparison kept alive while matches
+            // are recorded made each entity copy the tables of all the others (quadratic in
+            // the number of entities: 20,000 took 18 s).
+            let found = fingerprintMatches(fromA, fromB, onlyA: onlyA, onlyB: onlyB, fingerprint: fingerprint, equal: equal)
+            for (i, j) in found { pair(entity, i, j, fromA, fromB) }
+        }
+
+        /// The pairs ``matchByFingerprint(_:_:_:onlyA:onlyB:fingerprint:equal:)`` records, as
+        /// positions in `fromA` and `fromB`, with the matches made before it.
+        private func fingerprintMatches(
+            _ fromA: [SnapshotRecord], _ fromB: [SnapshotRecord], onlyA: (Int) -> Bool, onlyB: (Int) -> Bool,
+            fingerprint: (_ comparison: Comparison, SnapshotRecord, _ isA: Bool, inout Hasher) -> Void,
+            equal: (_ comparison: Comparison, _ a: SnapshotRecord, _ b: SnapshotRecord) -> Bool
+        ) -> [(Int, Int)] {
             // Both sides are fingerprinted first, at once on two threads (fingerprints read the
             // matches made so far, so this pass's matches are recorded after).
             let admittedA = fromA.indices.map(onlyA)
@@ -266,6 +280,7 @@ extension DocumentDiff {
                 next[offset] = head.updateValue(offset, forKey: hashesA[offset]) ?? -1
             }
             var taken = [Bool](repeating: false, count: fromA.count)
+            var matches: [(Int, Int)] = []
             for offset in 0..<fromB.count where admittedB[offset] {
                 let key = hashesB[offset]
                 guard var candidate = head[key] else { continue }
@@ -286,8 +301,9 @@ extension DocumentDiff {
                 var first = head[key]!
                 while first >= 0, taken[first] { first = next[first] }
                 head[key] = first < 0 ? nil : first
-                pair(entity, fromA.startIndex + found, fromB.startIndex + offset, fromA, fromB)
+                matches.append((fromA.startIndex + found, fromB.startIndex + offset))
             }
+            return matches
         }
 
         /// A reference of A's expressed in B's identities where its target is matched.

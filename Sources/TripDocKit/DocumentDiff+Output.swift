@@ -110,15 +110,15 @@ extension DocumentDiff {
             try encoder.encodeEntitySnapshots(entity.added[...], of: schemaB.entity(named: entity.entity)!, to: &writer)
             writer.key("changed")
             writer.beginArray()
+            let attributeTypes = Dictionary(
+                (schemaB.entity(named: entity.entity)?.attributes ?? []).map { ($0.name, $0.type) },
+                uniquingKeysWith: { x, _ in x })
             for object in entity.changed {
                 writer.beginObject()
                 writer.key("a")
                 writer.writeString(object.a.primaryKey)
                 writer.key("attributes")
                 writer.beginObject()
-                let attributeTypes = Dictionary(
-                    (schemaB.entity(named: entity.entity)?.attributes ?? []).map { ($0.name, $0.type) },
-                    uniquingKeysWith: { x, _ in x })
                 for change in object.attributes {
                     // A field of a composite value has the type its composite declares; a field
                     // of a Codable value describes itself.

@@ -44,6 +44,11 @@ final class XMLChunkParser: @unchecked Sendable {
     struct ParseError {
         var message: String
         var location: SourceLocation
+        /// Whether the XML is not well-formed (libxml2's errors and limits), rather than
+        /// well-formed XML a property list never is (``XMLAttributeCheck``).
+        var isNotWellFormed = true
+        /// What to do, when it is not "the file is damaged".
+        var hint: String?
     }
 
     /// The nodes of one chunk. The parser fills a batch and hands it to the reader, which hands
@@ -92,6 +97,8 @@ final class XMLChunkParser: @unchecked Sendable {
     /// Whether the last chunk has been parsed, or parsing stopped at an error.
     @exclusivity(unchecked) private var finished = false
     @exclusivity(unchecked) private var parseError: ParseError?
+    /// The check for attributes, which reads each chunk before libxml2 does.
+    @exclusivity(unchecked) private var attributeCheck = XMLAttributeCheck()
     /// The current chunk's nodes and the bytes of their texts.
     @exclusivity(unchecked) private var events: [Event] = []
     @exclusivity(unchecked) private var text: [UInt8] = []
@@ -255,13 +262,26 @@ final class XMLChunkParser: @unchecked Sendable {
             return
         }
         names.removeSubrange(namePointers.count...)
-        let size = min(Self.chunkSize, input.count - fed)
-        let isLast = fed + size >= input.count
+        var size = min(Self.chunkSize, input.count - fed)
+        var isLast = fed + size >= input.count
+        // A tag with an attribute no property list has is refused before libxml2 reads it:
+        // libxml2 is fed up to the tag, and stops there with this error.
+        let finding = attributeCheck.check(UnsafeRawBufferPointer(rebasing: input.bytes[..<input.count]), upTo: fed + size)
+        if let finding {
+            size = finding.tagOffset - fed
+            isLast = false
+        }
         let start = input.bytes.baseAddress!.advanced(by: fed).assumingMemoryBound(to: CChar.self)
         fed += size
         let status = xmlParseChunk(context, start, Int32(size), isLast ? 1 : 0)
         if status != 0, parseError == nil {
             parseError = ParseError(message: "libxml2 stopped reading", location: input.location(ofOffset: consumedOffset()))
+        }
+        if let finding, parseError == nil {
+            parseError = ParseError(
+                message: finding.message, location: input.location(ofOffset: finding.attributeOffset), isNotWellFormed: false,
+                hint: "Remove the attribute, or convert the file with a tool that writes Apple's property-list format")
+            pendingTextStart = nil
         }
         if isLast, parseError == nil { flushText() }
         finished = isLast || parseError != nil

@@ -55,7 +55,9 @@ final class XMLEventReader {
                 current = nil
                 if let error = batch.error {
                     throw StructuredReadError(
-                        location: error.location, message: "the XML is not well-formed: \(error.message)")
+                        location: error.location,
+                        message: error.isNotWellFormed ? "the XML is not well-formed: \(error.message)" : error.message,
+                        hint: error.hint)
                 }
                 return false
             }

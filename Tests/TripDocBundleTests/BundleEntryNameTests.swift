@@ -54,4 +54,28 @@ import TripDocCore
         }
         #expect("\(error)".contains("\"snapshots/Cafe\\u{301}.json\" is not in Unicode normalization form C (NFC)"), "\(error)")
     }
+
+    /// A zip entry's name holds at most 65,535 bytes: an entity whose entry name would be longer
+    /// is refused before anything is written (libarchive wrote a damaged archive, or crashed),
+    /// and one just within the limit reads back.
+    @Test(arguments: [65_520, 65_521, 200_000])
+    func anEntityNameTooLongForAZipEntryIsRefused(length: Int) throws {
+        let name = String(repeating: "N", count: length)
+        let schema = Schema([Schema.Entity(name: name, attributes: [.init("v", .int)])])
+        var document = Document.empty(schema: schema, storeIdentifier: "S")
+        document.snapshots = [
+            DefaultSnapshot(
+                persistentIdentifier: PersistentIdentifier(storeIdentifier: "S", entityName: name, primaryKey: "1"),
+                values: ["v": .int(1)])
+        ]
+        document.header.nextPrimaryKeys = [name: 2]
+        if length <= 65_520 {
+            let read = try bundle.readDocument(from: try bundle.writeDocument(document), file: "long.tripbundle")
+            #expect(read.snapshots == document.snapshots)
+        } else {
+            let error = #expect(throws: SchemaError.self) { try bundle.writeDocument(document) }
+            #expect(error?.problems.first?.contains("has a name of \(length) bytes") == true)
+            #expect(error?.problems.first?.contains("at most 65520") == true)
+        }
+    }
 }

@@ -188,7 +188,7 @@ import TripDocTestSupport
     }
 
     @Test(arguments: [
-        (#""url":"file:///""#, #""url":"a b""#, "expected a valid URL"),
+        (#""url":"file:///""#, #""url":"a b""#, "expected a URL as RFC 3986 defines a URI reference"),
         (#""data":"""#, #""data":"AR==""#, "standard, padded base64"),
         (#""decimal":"-0.000000000000000000000000000001""#, #""decimal":"1234567890123456789012345678901234567890""#, "at most 38 significant digits"),
         (#""schemaVersion": "2.1.0""#, #""schemaVersion": "2.0.0""#, "differs from the schema's version 2.1.0"),

@@ -33,7 +33,9 @@ import TripDocTestSupport
             ("<key>s<!---->s</key>", "'ss' is not a property of E"), ("<key> s</key>", "' s' is not a property of E"),
             ("<key><![CDATA[s]]>s</key>", "'ss' is not a property of E"), ("<key/>", "'' is not a property of E"),
             ("<key>S</key>", "'S' is not a property of E"),
-            (#"<p:key xmlns:p="u">s</p:key>"#, "expected <key> or </dict>, found <p:key>"),
+            // A prefix needs a namespace declaration, an attribute no property list has.
+            (#"<p:key xmlns:p="u">s</p:key>"#, "unexpected attribute 'xmlns:p' on <p:key>"),
+            ("<p:key>s</p:key>", "Namespace prefix p on key is not defined"),
         ] {
             let variant = text.replacingOccurrences(of: "<key>s</key>", with: other)
             #expect(throws: DocumentReadError.self, "\(other)") {

@@ -29,6 +29,16 @@ import Testing
                         """, stderr: ""))
     }
 
+    /// docs/FORMATS.md 2.5.6, step 5: the limit is checked before each transaction, so 0 selects none.
+    @Test func aLimitOfZeroListsNoTransactions() throws {
+        #expect(try tripdoc.run("history", "story.json", "--limit", "0") == .init(status: 0, stdout: "no transactions\n", stderr: ""))
+        let json = try tripdoc.run("history", "story.json", "--limit", "0", "--json")
+        #expect(json.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect((object["transactions"] as? [Any])?.isEmpty == true)
+        #expect(try tripdoc.run("history", "story.json", "--limit", "1").stdout.hasPrefix("\(Self.store):1  "))
+    }
+
     @Test func aDeletedTripLeavesATombstone() throws {
         let outcome = try tripdoc.run("history", "story.json", "--after", "3", "--entity", "Trip")
         #expect(

@@ -7,7 +7,8 @@ import TripDocPlist
 
 /// bytes → a document whose attribute types and values the bytes choose, over every type's whole
 /// range (what the API can hand a writer, not only what a reader makes) → each format's writer →
-/// its reader. The writer may refuse a value (a DocumentWriteError: a Decimal of 39 digits, a
+/// its reader. The writer may refuse a value (a DocumentWriteError: a Decimal of 39 digits, a URL
+/// that is not an RFC 3986 URI reference, a
 /// plist value too long for libxml2) or a schema a reader would refuse (a SchemaError); what it writes must read back under the default limits,
 /// equal. Anything else traps (fatalError), which libFuzzer reports as a crash: the writer and
 /// the reader disagree.

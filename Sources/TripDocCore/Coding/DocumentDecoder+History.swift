@@ -15,8 +15,9 @@ extension DocumentDecoder {
                 }
                 history.deletedThrough = value
             } else {
+                let names = EntityNames(schema)
                 history.transactions = try decodeArray(from: &reader, cappedBy: .historyLength) { reader in
-                    try decodeTransaction(from: &reader, schema: schema, storeIdentifier: storeIdentifier)
+                    try decodeTransaction(from: &reader, schema: schema, names: names, storeIdentifier: storeIdentifier)
                 }
             }
         }
@@ -33,9 +34,23 @@ extension DocumentDecoder {
         return history
     }
 
-    private func decodeTransaction<R: StructuredReader>(from reader: inout R, schema: Schema, storeIdentifier: String) throws
-        -> HistoryTransactionRecord
-    {
+    /// Each entity's attribute and property names, made once for a whole history rather than
+    /// for each change (a change of a wide entity would otherwise cost its width).
+    struct EntityNames {
+        var attributes: [String: Set<String>] = [:]
+        var properties: [String: Set<String>] = [:]
+
+        init(_ schema: Schema) {
+            for entity in schema.entities where attributes[entity.name] == nil {
+                attributes[entity.name] = Set(entity.attributes.map(\.name))
+                properties[entity.name] = Set(entity.propertyNames)
+            }
+        }
+    }
+
+    private func decodeTransaction<R: StructuredReader>(
+        from reader: inout R, schema: Schema, names: EntityNames, storeIdentifier: String
+    ) throws -> HistoryTransactionRecord {
         let start = reader.bookmark
         var identifier: Int64?
         var author: String?
@@ -62,7 +77,7 @@ extension DocumentDecoder {
                 timestamp = date
             default:
                 changes = try decodeArray(from: &reader) { reader in
-                    try decodeChange(from: &reader, schema: schema, storeIdentifier: storeIdentifier)
+                    try decodeChange(from: &reader, schema: schema, names: names, storeIdentifier: storeIdentifier)
                 }
             }
         }
@@ -74,9 +89,9 @@ extension DocumentDecoder {
             processIdentifier: process, changes: changes)
     }
 
-    private func decodeChange<R: StructuredReader>(from reader: inout R, schema: Schema, storeIdentifier: String) throws
-        -> HistoryChangeRecord
-    {
+    private func decodeChange<R: StructuredReader>(
+        from reader: inout R, schema: Schema, names entityNames: EntityNames, storeIdentifier: String
+    ) throws -> HistoryChangeRecord {
         let start = reader.bookmark
         var entityName: String?
         var key: String?
@@ -89,7 +104,7 @@ extension DocumentDecoder {
         /// Reads an object of attribute values of `entity`.
         func attributeValues(of entity: Schema.Entity, from reader: inout R) throws -> [String: SnapshotValue] {
             var result: [String: SnapshotValue] = [:]
-            try decodeObject(from: &reader, allowedKeys: Set(entity.attributes.map(\.name))) { attribute, reader in
+            try decodeObject(from: &reader, allowedKeys: entityNames.attributes[entity.name] ?? []) { attribute, reader in
                 result[attribute] = try decodeValue(entity.attribute(named: attribute)!.type, from: &reader)
             }
             return result
@@ -143,7 +158,7 @@ extension DocumentDecoder {
                 throw failure(at: start, in: reader, "an update change has no 'tombstone'")
             }
             let names = attributes ?? []
-            let known = Set(entity.propertyNames)
+            let known = entityNames.properties[entity.name] ?? []
             if let unknown = names.first(where: { !known.contains($0) }) {
                 throw failure(at: start, in: reader, "the update names '\(unknown)', which is not a property of \(entityName)")
             }

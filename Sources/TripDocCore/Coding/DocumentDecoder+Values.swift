@@ -74,9 +74,13 @@ extension DocumentDecoder {
             return .uuid(value)
         case .url:
             let text = try readText(describedAs: "a URL as a string", from: &reader)
-            // Foundation repairs some invalid URLs ("a b" → "a%20b"); a document's URL must be valid as written.
-            guard let value = URL(string: text), value.absoluteString == text else {
-                throw failure(at: start, in: reader, "expected a valid URL (RFC 3986), found \"\(text)\"")
+            // The grammar decides (URLCoding), not Foundation, which takes more (":a") and repairs
+            // some text ("a b" → "a%20b"); what it takes, Foundation parses as written.
+            guard URLCoding.isValid(text), let value = URL(string: text), value.absoluteString == text else {
+                throw failure(
+                    at: start, in: reader,
+                    "expected a URL as RFC 3986 defines a URI reference (ASCII, characters outside it percent-encoded), "
+                        + "found \"\(text)\"")
             }
             return .url(value)
         case .array(let elementType):

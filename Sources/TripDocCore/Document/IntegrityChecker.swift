@@ -171,8 +171,10 @@ public struct IntegrityChecker {
             /// The place in the snapshot's list for the relationship.
             var position: Int32
         }
-        /// The references of snapshots whose identifier came before.
-        private var repeatedReferences: [LocatedReference] = []
+        /// The references of snapshots whose identifier came before, by relationship number, in
+        /// document order (by relationship, so that a pass over each relationship's does not
+        /// go through every relationship's).
+        private var repeatedReferences: [Int32: [LocatedReference]] = [:]
 
         /// The values of a uniqueness constraint in one snapshot, hashed once: a table of a
         /// million keys hashes each key again every time it grows, and hashing the strings and
@@ -428,7 +430,7 @@ public struct IntegrityChecker {
                         }
                     let kept = isOfDestination ? targetNumber : ~targetNumber
                     if isDuplicate {
-                        repeatedReferences.append(
+                        repeatedReferences[relationship.number, default: []].append(
                             LocatedReference(
                                 relationship: relationship.number, source: source, target: kept,
                                 snapshot: Int32(snapshotCount), position: listPosition))
@@ -560,7 +562,7 @@ public struct IntegrityChecker {
                         relationship: Int32(relationship), source: source, target: Self.target(of: pair),
                         snapshot: firstSnapshots[Int(source)], position: position))
             }
-            for reference in repeatedReferences where reference.relationship == relationship { body(reference) }
+            for reference in repeatedReferences[Int32(relationship)] ?? [] { body(reference) }
         }
 
         /// Per relationship with an inverse: the pairs (source, target) whose inverse does not
@@ -593,7 +595,7 @@ public struct IntegrityChecker {
                     unmatched[relationship] = forwards
                     unmatched[inverse] = Set(backwards.map(Self.swapped))
                 } else if referencePairs[relationship].count > 0
-                    || repeatedReferences.contains(where: { $0.relationship == relationship })
+                    || repeatedReferences[Int32(relationship)] != nil
                 {
                     unmatched[relationship] = Self.differences(
                         sortedPairs(of: relationship, turned: false), sortedPairs(of: inverse, turned: true),
@@ -620,7 +622,7 @@ public struct IntegrityChecker {
             for pair in referencePairs[relationship] where Self.target(of: pair) >= 0 {
                 pairs.append(turned ? Self.swapped(pair) : pair)
             }
-            for reference in repeatedReferences where reference.relationship == relationship && reference.target >= 0 {
+            for reference in repeatedReferences[Int32(relationship)] ?? [] where reference.target >= 0 {
                 let pair = Self.pair(reference.source, reference.target)
                 pairs.append(turned ? Self.swapped(pair) : pair)
             }
@@ -646,7 +648,7 @@ public struct IntegrityChecker {
             identifiersByNumber = nil
             firstSnapshots = []
             referencePairs = []
-            repeatedReferences = []
+            repeatedReferences = [:]
             uniqueKeys = []
         }
 

@@ -148,6 +148,11 @@ public struct SchemaError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Each problem, as a sentence naming the entity and property.
     public var problems: [String]
 
+    /// An error of these problems (a format that cannot write a schema says why with one).
+    public init(problems: [String]) {
+        self.problems = problems
+    }
+
     public var description: String {
         "the schema is not consistent: " + problems.joined(separator: "; ")
     }

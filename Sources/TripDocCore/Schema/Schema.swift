@@ -5,14 +5,46 @@ import Foundation
 /// read without compiled model types.
 public struct Schema: Hashable, Sendable, Codable {
     /// The entities, in the order documents list them (by name).
-    public private(set) var entities: [Entity]
+    public private(set) var entities: [Entity] {
+        didSet { entityPositions = NamePositions(entities.lazy.map(\.name)) }
+    }
     /// The schema's version (`VersionedSchema.versionIdentifier` in SwiftData).
     public var version: Version
+    /// Where each entity is in ``entities``, by name (made from them: no part of the schema's
+    /// value, equality or coding).
+    private var entityPositions: NamePositions
 
     /// Creates a schema; entities are kept sorted by name, in the byte order of their UTF-8.
     public init(_ entities: [Entity], version: Version = Version(1, 0, 0)) {
         self.entities = entities.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
         self.version = version
+        entityPositions = NamePositions(self.entities.lazy.map(\.name))
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case entities, version
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        entities = try container.decode([Entity].self, forKey: .entities)
+        version = try container.decode(Version.self, forKey: .version)
+        entityPositions = NamePositions(entities.lazy.map(\.name))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(entities, forKey: .entities)
+        try container.encode(version, forKey: .version)
+    }
+
+    public static func == (lhs: Schema, rhs: Schema) -> Bool {
+        lhs.entities == rhs.entities && lhs.version == rhs.version
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(entities)
+        hasher.combine(version)
     }
 
     /// The entities keyed by name.
@@ -22,7 +54,7 @@ public struct Schema: Hashable, Sendable, Codable {
 
     /// The entity called `name`, or `nil`.
     public func entity(named name: String) -> Entity? {
-        entities.first { $0.name == name }
+        entityPositions[name].map { entities[$0] }
     }
 
     /// Whether every entity of this schema is in `other`, exactly as defined here (the version
@@ -40,9 +72,13 @@ extension Schema {
         /// The entity's name, such as `Trip`.
         public var name: String
         /// The persisted attributes, in declaration order.
-        public var attributes: [Attribute]
+        public var attributes: [Attribute] {
+            didSet { attributePositions = NamePositions(attributes.lazy.map(\.name)) }
+        }
         /// The relationships, in declaration order.
-        public var relationships: [Relationship]
+        public var relationships: [Relationship] {
+            didSet { relationshipPositions = NamePositions(relationships.lazy.map(\.name)) }
+        }
         /// Sets of property names whose combined values are unique (`#Unique`); a save that
         /// inserts a duplicate updates the existing model instead (an upsert).
         public var uniquenessConstraints: [[String]]
@@ -51,6 +87,10 @@ extension Schema {
         /// The name the entity had in an earlier schema version, for migration: a lightweight
         /// migration renames the entity's models, references and history from it.
         public var originalName: String?
+        /// Where each attribute and relationship is, by name (made from them: no part of the
+        /// entity's value, equality or coding).
+        private var attributePositions: NamePositions
+        private var relationshipPositions: NamePositions
 
         /// Creates an entity.
         public init(
@@ -63,12 +103,56 @@ extension Schema {
             self.uniquenessConstraints = uniquenessConstraints
             self.indices = indices
             self.originalName = originalName
+            attributePositions = NamePositions(attributes.lazy.map(\.name))
+            relationshipPositions = NamePositions(relationships.lazy.map(\.name))
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case name, attributes, relationships, uniquenessConstraints, indices, originalName
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(
+                name: try container.decode(String.self, forKey: .name),
+                attributes: try container.decode([Attribute].self, forKey: .attributes),
+                relationships: try container.decode([Relationship].self, forKey: .relationships),
+                uniquenessConstraints: try container.decode([[String]].self, forKey: .uniquenessConstraints),
+                indices: try container.decode([[String]].self, forKey: .indices),
+                originalName: try container.decodeIfPresent(String.self, forKey: .originalName))
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(name, forKey: .name)
+            try container.encode(attributes, forKey: .attributes)
+            try container.encode(relationships, forKey: .relationships)
+            try container.encode(uniquenessConstraints, forKey: .uniquenessConstraints)
+            try container.encode(indices, forKey: .indices)
+            try container.encodeIfPresent(originalName, forKey: .originalName)
+        }
+
+        public static func == (lhs: Entity, rhs: Entity) -> Bool {
+            lhs.name == rhs.name && lhs.attributes == rhs.attributes && lhs.relationships == rhs.relationships
+                && lhs.uniquenessConstraints == rhs.uniquenessConstraints && lhs.indices == rhs.indices
+                && lhs.originalName == rhs.originalName
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(name)
+            hasher.combine(attributes)
+            hasher.combine(relationships)
+            hasher.combine(uniquenessConstraints)
+            hasher.combine(indices)
+            hasher.combine(originalName)
         }
 
         /// The attribute called `name`, or `nil`.
-        public func attribute(named name: String) -> Attribute? { attributes.first { $0.name == name } }
+        public func attribute(named name: String) -> Attribute? { attributePositions[name].map { attributes[$0] } }
         /// The relationship called `name`, or `nil`.
-        public func relationship(named name: String) -> Relationship? { relationships.first { $0.name == name } }
+        public func relationship(named name: String) -> Relationship? {
+            relationshipPositions[name].map { relationships[$0] }
+        }
 
         /// Every constraint on uniqueness: the declared ones and one per `.unique` attribute.
         public var effectiveUniquenessConstraints: [[String]] {

@@ -99,7 +99,9 @@ extension SnapshotValue {
         case .date: "a Date"
         case .data: "Data"
         case .uuid: "a UUID"
-        case .url: "a URL"
+        case .url(let v):
+            URLCoding.isStorable(v)
+                ? "a URL" : "a URL that is not an RFC 3986 URI reference (\(v.absoluteString)), which documents cannot hold (FORMATS 3.9)"
         case .array: "an array"
         case .composite: "a composite value"
         case .reference: "a to-one reference"
@@ -127,13 +129,17 @@ extension SnapshotValue {
 
     /// Whether the value can be stored in an attribute of `type` (`.null` fits no type;
     /// optionality is the attribute's business): of its kind, in its range, and for a `Decimal`
-    /// one whose text reads back (``DecimalCoding/isStorable(_:)``).
+    /// or a `URL` one whose text reads back (``DecimalCoding/isStorable(_:)``,
+    /// ``URLCoding/isStorable(_:)``).
     public func fits(_ type: AttributeType) -> Bool {
         if case .codable = type { return isCodableValue }
         switch (self, type) {
         case (.string, .string), (.bool, .bool), (.double, .double), (.float, .float),
-            (.date, .date), (.data, .data), (.uuid, .uuid), (.url, .url):
+            (.date, .date), (.data, .data), (.uuid, .uuid):
             return true
+        case (.url(let v), .url):
+            // What the reader would refuse (":a", a zone identifier) fits no attribute.
+            return URLCoding.isStorable(v)
         case (.decimal(let v), .decimal):
             // What the reader would refuse (39 significant digits) fits no attribute.
             return DecimalCoding.isStorable(v)
