@@ -49,10 +49,11 @@ extension TripDocCommand {
             let format = try DocumentFormats.forWriting(output, explicit: to)
             let destination = OutputDestination(path: output, force: force)
             try destination.check()
-            let document =
-                history
-                ? try SampleTrips.documentWithHistory(trips: trips, seed: seed) : SampleTrips.document(trips: trips, seed: seed)
-            try destination.write(format.writeDocument(document))
+            // Written as it is made: a file atomically, standard output piece by piece.
+            try destination.writeAsMade { sink in
+                var writer = format.makeStreamWriter(sink: sink)
+                try SampleTrips.write(trips: trips, seed: seed, history: history, to: &writer)
+            }
         }
     }
 }

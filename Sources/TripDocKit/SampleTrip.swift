@@ -1,0 +1,115 @@
+import Foundation
+import TripDoc
+
+/// One trip of a SampleTrips document as its generator drew it: what was chosen from the
+/// sample's word lists, and the primary keys it and its bucket-list items and place to stay
+/// get. It makes their snapshots on demand, so that a pass that writes one entity makes only
+/// that entity's.
+struct SampleTrip {
+    /// A bucket-list item as drawn.
+    struct Item {
+        /// Its index among ``SampleTrips/activities``.
+        var activity: Int
+        var hasReservation: Bool
+        var isInPlan: Bool
+    }
+
+    /// A place to stay as drawn.
+    struct Stay {
+        /// Its primary key.
+        var key: Int64
+        /// Its index among ``SampleTrips/stayKinds``.
+        var kind: Int
+        /// The house number of its address.
+        var number: Int
+        /// Its index among ``SampleTrips/streets``.
+        var street: Int
+    }
+
+    /// The trip's primary key: its position in the sample, from 1.
+    var key: Int64
+    /// Its index among ``SampleTrips/destinations``.
+    var destination: Int
+    /// Its index among ``SampleTrips/themes``.
+    var theme: Int
+    /// The day it starts, counted from 2025-01-01.
+    var startDay: Int
+    /// How many days it lasts.
+    var length: Int
+    /// The primary key of its first bucket-list item; the others follow.
+    var firstItemKey: Int64
+    var items: [Item]
+    var stay: Stay?
+
+    /// 2025-01-01T00:00:00Z, the day trips count from.
+    static let firstDay = Date(timeIntervalSinceReferenceDate: 757_382_400)
+
+    var destinationName: String { SampleTrips.destinations[destination] }
+
+    /// The trip's name: its destination and theme.
+    var name: String { "\(destinationName) \(SampleTrips.themes[theme])" }
+
+    /// The primary keys of its bucket-list items, in their order.
+    var itemKeys: ClosedRange<Int64> { firstItemKey...(firstItemKey + Int64(items.count) - 1) }
+
+    /// The trip's snapshot in the store `store`.
+    func tripSnapshot(in store: String) -> DefaultSnapshot {
+        let start = Self.firstDay.addingTimeInterval(Double(startDay) * 86_400)
+        let end = start.addingTimeInterval(Double(length) * 86_400)
+        let destination = destinationName
+        return DefaultSnapshot(
+            persistentIdentifier: Self.identifier(store, "Trip", key),
+            values: [
+                "name": .string(name), "destination": .string(destination),
+                "startDate": .date(start), "endDate": .date(end),
+                "bucketList": .references(itemKeys.map { Self.identifier(store, "BucketListItem", $0) }),
+                "livingAccommodation": stay.map { .reference(Self.identifier(store, "LivingAccommodation", $0.key)) } ?? .null,
+            ])
+    }
+
+    /// The snapshots of the trip's bucket-list items in the store `store`, in key order.
+    func itemSnapshots(in store: String) -> [DefaultSnapshot] {
+        let trip = SnapshotValue.reference(Self.identifier(store, "Trip", key))
+        let destination = destinationName
+        return zip(itemKeys, items).map { key, item in
+            let title = SampleTrips.activities[item.activity]
+            return DefaultSnapshot(
+                persistentIdentifier: Self.identifier(store, "BucketListItem", key),
+                values: [
+                    "title": .string(title),
+                    "details": .string("\(title) in \(destination)."),
+                    "hasReservation": .bool(item.hasReservation),
+                    "isInPlan": .bool(item.isInPlan),
+                    "trip": trip,
+                ])
+        }
+    }
+
+    /// The snapshot of the trip's place to stay in the store `store`, if it has one.
+    func staySnapshot(in store: String) -> DefaultSnapshot? {
+        guard let stay else { return nil }
+        let destination = destinationName
+        return DefaultSnapshot(
+            persistentIdentifier: Self.identifier(store, "LivingAccommodation", stay.key),
+            values: [
+                "placeName": .string("\(destination) \(SampleTrips.stayKinds[stay.kind])"),
+                "address": .string("\(stay.number) \(SampleTrips.streets[stay.street]), \(destination)"),
+                "trip": .reference(Self.identifier(store, "Trip", key)),
+            ])
+    }
+
+    /// The snapshots of `entityName` that the trip has: itself, its bucket-list items or its
+    /// place to stay.
+    func snapshots(of entityName: String, in store: String) -> [DefaultSnapshot] {
+        switch entityName {
+        case "Trip": [tripSnapshot(in: store)]
+        case "BucketListItem": itemSnapshots(in: store)
+        case "LivingAccommodation": staySnapshot(in: store).map { [$0] } ?? []
+        default: []
+        }
+    }
+
+    private static func identifier(_ store: String, _ entity: String, _ key: Int64) -> PersistentIdentifier {
+        PersistentIdentifier(storeIdentifier: store, entityName: entity, primaryKey: String(key))
+    }
+}
