@@ -14,6 +14,24 @@ struct SampleTrip {
         var isInPlan: Bool
     }
 
+    /// The identifiers of a sample's store, made once: the identifiers of snapshots and
+    /// references are made from them without looking their names up again.
+    struct Identifiers {
+        private let trip: PersistentIdentifier
+        private let item: PersistentIdentifier
+        private let stay: PersistentIdentifier
+
+        init(storeIdentifier: String) {
+            trip = PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: "Trip", primaryKey: "1")
+            item = PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: "BucketListItem", primaryKey: "1")
+            stay = PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: "LivingAccommodation", primaryKey: "1")
+        }
+
+        func trip(_ key: Int64) -> PersistentIdentifier { trip.withPrimaryKey(String(key)) }
+        func item(_ key: Int64) -> PersistentIdentifier { item.withPrimaryKey(String(key)) }
+        func stay(_ key: Int64) -> PersistentIdentifier { stay.withPrimaryKey(String(key)) }
+    }
+
     /// A place to stay as drawn.
     struct Stay {
         /// Its primary key.
@@ -52,29 +70,30 @@ struct SampleTrip {
     /// The primary keys of its bucket-list items, in their order.
     var itemKeys: ClosedRange<Int64> { firstItemKey...(firstItemKey + Int64(items.count) - 1) }
 
-    /// The trip's snapshot in the store `store`.
-    func tripSnapshot(in store: String) -> DefaultSnapshot {
+    /// The trip's snapshot in the store whose identifiers are `store`.
+    func tripSnapshot(in store: Identifiers) -> DefaultSnapshot {
         let start = Self.firstDay.addingTimeInterval(Double(startDay) * 86_400)
         let end = start.addingTimeInterval(Double(length) * 86_400)
         let destination = destinationName
         return DefaultSnapshot(
-            persistentIdentifier: Self.identifier(store, "Trip", key),
+            persistentIdentifier: store.trip(key),
             values: [
                 "name": .string(name), "destination": .string(destination),
                 "startDate": .date(start), "endDate": .date(end),
-                "bucketList": .references(itemKeys.map { Self.identifier(store, "BucketListItem", $0) }),
-                "livingAccommodation": stay.map { .reference(Self.identifier(store, "LivingAccommodation", $0.key)) } ?? .null,
+                "bucketList": .references(itemKeys.map { store.item($0) }),
+                "livingAccommodation": stay.map { .reference(store.stay($0.key)) } ?? .null,
             ])
     }
 
-    /// The snapshots of the trip's bucket-list items in the store `store`, in key order.
-    func itemSnapshots(in store: String) -> [DefaultSnapshot] {
-        let trip = SnapshotValue.reference(Self.identifier(store, "Trip", key))
+    /// The snapshots of the trip's bucket-list items in the store whose identifiers are `store`,
+    /// in key order.
+    func itemSnapshots(in store: Identifiers) -> [DefaultSnapshot] {
+        let trip = SnapshotValue.reference(store.trip(key))
         let destination = destinationName
         return zip(itemKeys, items).map { key, item in
             let title = SampleTrips.activities[item.activity]
             return DefaultSnapshot(
-                persistentIdentifier: Self.identifier(store, "BucketListItem", key),
+                persistentIdentifier: store.item(key),
                 values: [
                     "title": .string(title),
                     "details": .string("\(title) in \(destination)."),
@@ -85,31 +104,28 @@ struct SampleTrip {
         }
     }
 
-    /// The snapshot of the trip's place to stay in the store `store`, if it has one.
-    func staySnapshot(in store: String) -> DefaultSnapshot? {
+    /// The snapshot of the trip's place to stay in the store whose identifiers are `store`, if
+    /// it has one.
+    func staySnapshot(in store: Identifiers) -> DefaultSnapshot? {
         guard let stay else { return nil }
         let destination = destinationName
         return DefaultSnapshot(
-            persistentIdentifier: Self.identifier(store, "LivingAccommodation", stay.key),
+            persistentIdentifier: store.stay(stay.key),
             values: [
                 "placeName": .string("\(destination) \(SampleTrips.stayKinds[stay.kind])"),
                 "address": .string("\(stay.number) \(SampleTrips.streets[stay.street]), \(destination)"),
-                "trip": .reference(Self.identifier(store, "Trip", key)),
+                "trip": .reference(store.trip(key)),
             ])
     }
 
     /// The snapshots of `entityName` that the trip has: itself, its bucket-list items or its
     /// place to stay.
-    func snapshots(of entityName: String, in store: String) -> [DefaultSnapshot] {
+    func snapshots(of entityName: String, in store: Identifiers) -> [DefaultSnapshot] {
         switch entityName {
         case "Trip": [tripSnapshot(in: store)]
         case "BucketListItem": itemSnapshots(in: store)
         case "LivingAccommodation": staySnapshot(in: store).map { [$0] } ?? []
         default: []
         }
-    }
-
-    private static func identifier(_ store: String, _ entity: String, _ key: Int64) -> PersistentIdentifier {
-        PersistentIdentifier(storeIdentifier: store, entityName: entity, primaryKey: String(key))
     }
 }

@@ -10,6 +10,8 @@ import Foundation
 struct SampleTripGenerator {
     /// The store identifier the seed gives.
     let storeIdentifier: String
+    /// The identifiers of the store, for the trips' snapshots.
+    let identifiers: SampleTrip.Identifiers
     private var random: SplitMix64
     /// One bit per combination of name, start day and length: set once a trip has it.
     private var taken: [UInt64]
@@ -43,6 +45,7 @@ struct SampleTripGenerator {
     init(seed: UInt64) {
         random = SplitMix64(seed: seed)
         storeIdentifier = random.uuid().uuidString
+        identifiers = SampleTrip.Identifiers(storeIdentifier: storeIdentifier)
         let names = (Self.nameIndices.max() ?? -1) + 1
         taken = [UInt64](repeating: 0, count: (names * Self.startDays * Self.lengths + 63) / 64)
     }

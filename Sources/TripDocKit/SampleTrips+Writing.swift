@@ -8,9 +8,10 @@ extension SampleTrips {
     ///
     /// The trips are drawn again for each entity (a few hundredths of a second per million
     /// trips), so that the snapshots come in document order: entities by name, each entity's
-    /// snapshots by primary key. Memory holds the generator (about 2 MB) and the snapshots the
-    /// history's story changes; the history's first transaction, which inserts every snapshot,
-    /// is whole in memory as a ``DocumentHistory`` is.
+    /// snapshots by primary key. Memory holds the generator (about 2 MB) and the few snapshots
+    /// the history's story changes; the history's first transaction, which inserts every
+    /// snapshot, has its changes handed to the writer as they are written
+    /// (``HistoryChangeStream``).
     ///
     /// - Precondition: `trips` is from 0 to ``maximumTrips``.
     /// - Throws: What `writer` throws.
@@ -39,7 +40,21 @@ extension SampleTrips {
             return
         }
         let story = try story(first: first, last: last, of: generator)
-        try writer.begin(header: story.document.header, schema: schema, history: story.document.history)
+        // The first save inserts every snapshot but the last trip's place to stay, which has
+        // the greatest key of its entity: the store gives each entity the keys 1, 2, 3, … in
+        // the order of the document, which are the keys the snapshots have. Its changes are
+        // handed over as they are written, never held.
+        let insertedStays = generator.stays - (last.stay == nil ? 0 : 1)
+        let inserted = [("BucketListItem", generator.items), ("LivingAccommodation", insertedStays), ("Trip", Int64(trips))]
+        try writer.begin(header: story.document.header, schema: schema, history: story.document.history) { transaction, add in
+            guard transaction == 0 else { return }
+            for (entity, count) in inserted {
+                let prototype = story.document.identifier(entityName: entity, primaryKey: "1")
+                for key in stride(from: 1, through: count, by: 1) {
+                    try add(.insert(prototype.withPrimaryKey(String(key))))
+                }
+            }
+        }
         try writeSnapshots(
             trips: trips, seed: seed, replacing: story.covered,
             with: Dictionary(grouping: story.document.snapshots, by: \.entityName), to: &writer)
@@ -49,12 +64,13 @@ extension SampleTrips {
     /// The history's story told on the trips it is about: a document holding the first and last
     /// trips with their bucket lists and places to stay, as the app's first save left them, to
     /// which ``tellTheStory(in:trips:)`` applies the other saves through the store engine. Its
-    /// snapshots replace those of `covered` in the sample; its history is the sample's, the
-    /// first transaction (one insert per snapshot) made whole.
+    /// snapshots replace those of `covered` in the sample; its history is the sample's, but
+    /// for the first transaction's changes (one insert per snapshot but the last trip's place
+    /// to stay), which ``write(trips:seed:history:to:)`` hands over as it writes them.
     private static func story(first: SampleTrip, last: SampleTrip, of generator: SampleTripGenerator) throws
         -> (document: Document, covered: [String: Set<String>])
     {
-        let store = generator.storeIdentifier
+        let store = generator.identifiers
         // The last trip starts without a place to stay, so that the widget can add one.
         var lastWithoutStay = last
         lastWithoutStay.stay = nil
@@ -71,28 +87,15 @@ extension SampleTrips {
                 }
             }
         }
-        // The first save inserts every snapshot but the last trip's place to stay, which has
-        // the greatest key of its entity: the store gives each entity the keys 1, 2, 3, … in
-        // the order of the document, which are the keys the snapshots have.
+        // The first save inserts every snapshot but the last trip's place to stay.
         let insertedStays = generator.stays - (last.stay == nil ? 0 : 1)
-        var header = DocumentHeader(storeIdentifier: store, schemaVersion: schema.version)
+        var header = DocumentHeader(storeIdentifier: generator.storeIdentifier, schemaVersion: schema.version)
         header.nextPrimaryKeys = ["Trip": Int64(generator.trips + 1), "BucketListItem": generator.items + 1]
         if insertedStays > 0 { header.nextPrimaryKeys["LivingAccommodation"] = insertedStays + 1 }
         let firstSave = HistoryTransactionRecord(transactionIdentifier: 1, author: "app", timestamp: historyStart, changes: [])
         var document = Document(
             header: header, schema: schema, snapshots: snapshots, history: DocumentHistory(transactions: [firstSave]))
         try tellTheStory(in: &document, trips: generator.trips)
-
-        var inserts: [HistoryChangeRecord] = []
-        inserts.reserveCapacity(Int(generator.items + insertedStays) + generator.trips)
-        for (entity, count) in [("BucketListItem", generator.items), ("LivingAccommodation", insertedStays), ("Trip", Int64(generator.trips))] {
-            for key in stride(from: 1, through: count, by: 1) {
-                inserts.append(.insert(document.identifier(entityName: entity, primaryKey: String(key))))
-            }
-        }
-        var transactions = document.history.transactions
-        transactions[0].changes = inserts
-        document.history.transactions = transactions
         return (document, covered)
     }
 
@@ -120,7 +123,7 @@ extension SampleTrips {
             }
             var generator = SampleTripGenerator(seed: seed)
             for _ in 0..<trips {
-                for snapshot in generator.next().snapshots(of: entity.name, in: generator.storeIdentifier) {
+                for snapshot in generator.next().snapshots(of: entity.name, in: generator.identifiers) {
                     let key = snapshot.persistentIdentifier.primaryKey
                     if !others.isEmpty {
                         let number = Int64(key)!

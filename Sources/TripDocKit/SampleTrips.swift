@@ -72,7 +72,7 @@ public enum SampleTrips {
     public static func document(trips: Int, seed: UInt64 = 1) -> Document {
         precondition((0...maximumTrips).contains(trips), "trips must be from 0 to \(maximumTrips)")
         var generator = SampleTripGenerator(seed: seed)
-        let store = generator.storeIdentifier
+        let store = generator.identifiers
         var items: [DefaultSnapshot] = []
         var stays: [DefaultSnapshot] = []
         var tripSnapshots: [DefaultSnapshot] = []
