@@ -6,12 +6,12 @@ extension SampleTrips {
     /// the bytes of ``document(trips:seed:)`` (or, with `history`, of
     /// ``documentWithHistory(trips:seed:)``) written by the format, whatever the number of trips.
     ///
-    /// The trips are drawn again for each entity (a few hundredths of a second per million
-    /// trips), so that the snapshots come in document order: entities by name, each entity's
+    /// The trips are drawn again for each entity (about a tenth of a second per million trips
+    /// each time), so that the snapshots come in document order: entities by name, each entity's
     /// snapshots by primary key. Memory holds the generator (about 2 MB) and the few snapshots
     /// the history's story changes; the history's first transaction, which inserts every
     /// snapshot, has its changes handed to the writer as they are written
-    /// (``HistoryChangeStream``).
+    /// (`HistoryChangeStream`).
     ///
     /// - Precondition: `trips` is from 0 to ``maximumTrips``.
     /// - Throws: What `writer` throws.

@@ -9,7 +9,9 @@ extension TripDocCommand {
             discussion: """
                 Writes trips with their bucket lists and places to stay, relationships both ways. \
                 The same --trips and --seed always give the same bytes. The format is chosen by the \
-                output's extension (.json, .plist, .tripbundle) or --to.
+                output's extension (.json, .plist, .tripbundle) or --to. The document is written as \
+                it is made, never whole in memory, so any size takes a few tens of megabytes: a file \
+                atomically (nothing is left if writing fails), standard output as it comes.
 
                 Examples:
                   tripdoc sample -o trips.json
