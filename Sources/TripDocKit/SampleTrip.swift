@@ -65,7 +65,23 @@ struct SampleTrip {
     var destinationName: String { SampleTrips.destinations[destination] }
 
     /// The trip's name: its destination and theme.
-    var name: String { "\(destinationName) \(SampleTrips.themes[theme])" }
+    var name: String { Self.names[destination * SampleTrips.themes.count + theme] }
+
+    // The texts made of the word lists, made once and shared by the snapshots that hold them
+    // (a string longer than 15 bytes made for each snapshot is an allocation).
+
+    /// Trip names, by `destination * themes + theme`.
+    private static let names = SampleTrips.destinations.flatMap { destination in
+        SampleTrips.themes.map { "\(destination) \($0)" }
+    }
+    /// Bucket-list items' details, by `activity * destinations + destination`.
+    private static let details = SampleTrips.activities.flatMap { activity in
+        SampleTrips.destinations.map { "\(activity) in \($0)." }
+    }
+    /// Places to stay's names, by `destination * stayKinds + kind`.
+    private static let placeNames = SampleTrips.destinations.flatMap { destination in
+        SampleTrips.stayKinds.map { "\(destination) \($0)" }
+    }
 
     /// The primary keys of its bucket-list items, in their order.
     var itemKeys: ClosedRange<Int64> { firstItemKey...(firstItemKey + Int64(items.count) - 1) }
@@ -89,14 +105,13 @@ struct SampleTrip {
     /// in key order.
     func itemSnapshots(in store: Identifiers) -> [DefaultSnapshot] {
         let trip = SnapshotValue.reference(store.trip(key))
-        let destination = destinationName
         return zip(itemKeys, items).map { key, item in
             let title = SampleTrips.activities[item.activity]
             return DefaultSnapshot(
                 persistentIdentifier: store.item(key),
                 values: [
                     "title": .string(title),
-                    "details": .string("\(title) in \(destination)."),
+                    "details": .string(Self.details[item.activity * SampleTrips.destinations.count + self.destination]),
                     "hasReservation": .bool(item.hasReservation),
                     "isInPlan": .bool(item.isInPlan),
                     "trip": trip,
@@ -112,7 +127,7 @@ struct SampleTrip {
         return DefaultSnapshot(
             persistentIdentifier: store.stay(stay.key),
             values: [
-                "placeName": .string("\(destination) \(SampleTrips.stayKinds[stay.kind])"),
+                "placeName": .string(Self.placeNames[self.destination * SampleTrips.stayKinds.count + stay.kind]),
                 "address": .string("\(stay.number) \(SampleTrips.streets[stay.street]), \(destination)"),
                 "trip": .reference(store.trip(key)),
             ])
