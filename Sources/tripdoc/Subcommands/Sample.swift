@@ -10,7 +10,7 @@ extension TripDocCommand {
                 Writes trips with their bucket lists and places to stay, relationships both ways. \
                 The same --trips and --seed always give the same bytes. The format is chosen by the \
                 output's extension (.json, .plist, .tripbundle) or --to. The document is written as \
-                it is made, never whole in memory, so any size takes a few tens of megabytes: a file \
+                it is made, never whole in memory, so any size takes under 100 MB of memory: a file \
                 atomically (nothing is left if writing fails), standard output as it comes.
 
                 Examples:
