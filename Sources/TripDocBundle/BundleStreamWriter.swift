@@ -15,8 +15,9 @@ struct BundleStreamWriter: DocumentStreamWriter {
     private let sink: DocumentByteSink
     private var header: DocumentHeader?
     private var schema: Schema?
-    /// The header, schema and history entries.
+    /// The header and schema entries.
     private var leading: [ZipArchive.Entry] = []
+    /// The history's entry (when the document has one), then each entity's.
     private var spools: [HashedSpool] = []
     private var entities: [Schema.Entity] = []
     private var nextEntity = 0
@@ -29,6 +30,10 @@ struct BundleStreamWriter: DocumentStreamWriter {
     }
 
     mutating func begin(header: DocumentHeader, schema: Schema, history: DocumentHistory) throws {
+        try begin(header: header, schema: schema, history: history, changes: { _, _ in })
+    }
+
+    mutating func begin(header: DocumentHeader, schema: Schema, history: DocumentHistory, changes: HistoryChangeStream) throws {
         try schema.validate()  // a schema a reader would refuse is refused before anything is written
         // A zip entry's name holds at most 65,535 bytes (its length is 16 bits), and each entity
         // has an entry named after it: libarchive wrote a longer name as a damaged archive, or crashed.
@@ -53,10 +58,17 @@ struct BundleStreamWriter: DocumentStreamWriter {
         encoder.encodeSchema(schema, to: &schemaWriter)
         leading.append(.init(name: BundleFormat.schemaEntry, data: schemaWriter.data))
         if !history.isEmpty {
-            // One transaction per line.
+            // One transaction per line, kept aside as the snapshots are: the entry after the
+            // schema's, before the first entity's.
             var historyWriter = JSONWriter(compactLevel: 2)
-            try encoder.encodeHistory(history, schema: schema, to: &historyWriter)
-            leading.append(.init(name: BundleFormat.historyEntry, data: historyWriter.data))
+            let spool = HashedSpool(name: BundleFormat.historyEntry, spillThreshold: ZipArchive.spillThreshold)
+            try encoder.encodeHistory(
+                history, schema: schema, changes: changes,
+                afterChange: { writer in
+                    if writer.bufferedByteCount >= Self.pieceSize { try writer.drain(into: spool.append) }
+                }, to: &historyWriter)
+            try historyWriter.drain(into: spool.append)
+            spools.append(spool)
         }
     }
 

@@ -181,6 +181,26 @@ public struct OutputDestination {
         try prepare(produce).commit()
     }
 
+    /// Writes what `produce` hands its sink as it comes, so that the output is never whole in
+    /// memory: a file atomically (nothing is left when `produce` throws), standard output and
+    /// streams (a FIFO, a device) piece by piece. For output whose making cannot fail halfway
+    /// (a generated document); `write(_:)` keeps standard output whole until the end, so that
+    /// a failure writes nothing there.
+    ///
+    /// - Throws: What `produce` throws, ``TripDocError/outputExists(path:)``, `FileWriteError`
+    ///   or ``StandardOutputError``.
+    public func writeAsMade(_ produce: (@escaping DocumentByteSink) throws -> Void) throws {
+        if path == "-" {
+            try produce { try StandardOutput.write($0) }
+        } else if isStream {
+            try StandardOutput.writing(intoStream: path) { write in
+                try withoutActuallyEscaping(write) { write in try produce { try write($0) } }
+            }
+        } else {
+            try write(produce)
+        }
+    }
+
     /// Writes `data`, atomically for a file.
     public func write(_ data: Data) throws {
         try prepare(data).commit()

@@ -41,23 +41,23 @@ public enum SampleTrips {
         ],
         version: Schema.Version(1, 0, 0))
 
-    private static let destinations = [
+    static let destinations = [
         "Tokyo", "Kyoto", "Lisbon", "Reykjavík", "Cape Town", "Buenos Aires", "Vancouver", "Marrakesh", "Hanoi",
         "Oaxaca", "Tbilisi", "Queenstown", "Edinburgh", "Seoul", "Istanbul", "Nairobi", "Cusco", "Tromsø",
         "Bergen", "Porto", "Naples", "Zanzibar", "Hobart", "Kraków", "Ljubljana", "Valparaíso", "Chiang Mai",
         "Montréal", "Granada", "Sapporo",
     ]
-    private static let themes = [
+    static let themes = [
         "Getaway", "Family Trip", "Food Tour", "Hiking Week", "Conference", "Honeymoon", "Weekend",
         "Road Trip", "Photo Walk", "Reunion",
     ]
-    private static let activities = [
+    static let activities = [
         "Visit the old town", "Take a cooking class", "See the sunrise", "Ride the night train",
         "Try the street food", "Hike to the viewpoint", "Tour the museum", "Go to a concert",
         "Swim in the sea", "Rent bikes", "Find the best café", "Buy a souvenir", "Watch the sunset",
     ]
-    private static let stays = ["Hotel", "Guesthouse", "Apartment", "Hostel", "Cabin", "Ryokan", "Inn"]
-    private static let streets = ["Harbour Street", "Station Road", "Hill Lane", "Market Square", "River Walk"]
+    static let stayKinds = ["Hotel", "Guesthouse", "Apartment", "Hostel", "Cabin", "Ryokan", "Inn"]
+    static let streets = ["Harbour Street", "Station Road", "Hill Lane", "Market Square", "River Walk"]
 
     /// The most trips a sample holds: up to 90 million snapshots, under the 100 million a
     /// document may hold by default (`DocumentLimits`), and a count whose arithmetic cannot
@@ -66,78 +66,36 @@ public enum SampleTrips {
 
     /// A deterministic document of `trips` trips: the same `trips` and `seed` give the same
     /// bytes. Each trip has 3 to 7 bucket-list items and, 9 times in 10, a place to stay.
+    /// ``write(trips:seed:history:to:)`` writes the same document without holding it.
     ///
     /// - Precondition: `trips` is from 0 to ``maximumTrips``.
     public static func document(trips: Int, seed: UInt64 = 1) -> Document {
         precondition((0...maximumTrips).contains(trips), "trips must be from 0 to \(maximumTrips)")
-        var random = SplitMix64(seed: seed)
-        let storeIdentifier = random.uuid().uuidString
-        var snapshots: [DefaultSnapshot] = []
-        snapshots.reserveCapacity(trips * 7)
-        var itemKey: Int64 = 0
-        var stayKey: Int64 = 0
-        var usedKeys: Set<String> = []
-        let base = Date(timeIntervalSinceReferenceDate: 757_382_400)  // 2025-01-01T00:00:00Z
-        func identifier(_ entity: String, _ key: Int64) -> PersistentIdentifier {
-            PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: entity, primaryKey: String(key))
-        }
+        var generator = SampleTripGenerator(seed: seed)
+        let store = generator.identifiers
         var items: [DefaultSnapshot] = []
         var stays: [DefaultSnapshot] = []
-        for index in 0..<trips {
-            let tripID = identifier("Trip", Int64(index + 1))
-            let destination = destinations[random.below(destinations.count)]
-            let name = "\(destination) \(themes[random.below(themes.count)])"
-            var startDay = random.below(3650)
-            let length = 2 + random.below(13)
-            while !usedKeys.insert("\(name)|\(startDay)|\(length)").inserted { startDay = random.below(3650) }
-            let start = base.addingTimeInterval(Double(startDay) * 86_400)
-            let end = start.addingTimeInterval(Double(length) * 86_400)
-
-            var itemIDs: [PersistentIdentifier] = []
-            for _ in 0..<(3 + random.below(5)) {
-                itemKey += 1
-                let itemID = identifier("BucketListItem", itemKey)
-                itemIDs.append(itemID)
-                let title = activities[random.below(activities.count)]
-                items.append(
-                    DefaultSnapshot(
-                        persistentIdentifier: itemID,
-                        values: [
-                            "title": .string(title),
-                            "details": .string("\(title) in \(destination)."),
-                            "hasReservation": .bool(random.below(2) == 0),
-                            "isInPlan": .bool(random.below(3) != 0),
-                            "trip": .reference(tripID),
-                        ]))
-            }
-            var stay: SnapshotValue = .null
-            if random.below(10) != 0 {
-                stayKey += 1
-                let stayID = identifier("LivingAccommodation", stayKey)
-                stay = .reference(stayID)
-                stays.append(
-                    DefaultSnapshot(
-                        persistentIdentifier: stayID,
-                        values: [
-                            "placeName": .string("\(destination) \(Self.stays[random.below(Self.stays.count)])"),
-                            "address": .string(
-                                "\(1 + random.below(200)) \(streets[random.below(streets.count)]), \(destination)"),
-                            "trip": .reference(tripID),
-                        ]))
-            }
-            snapshots.append(
-                DefaultSnapshot(
-                    persistentIdentifier: tripID,
-                    values: [
-                        "name": .string(name), "destination": .string(destination),
-                        "startDate": .date(start), "endDate": .date(end),
-                        "bucketList": .references(itemIDs), "livingAccommodation": stay,
-                    ]))
+        var tripSnapshots: [DefaultSnapshot] = []
+        items.reserveCapacity(trips * 5)
+        stays.reserveCapacity(trips)
+        tripSnapshots.reserveCapacity(trips)
+        for _ in 0..<trips {
+            let trip = generator.next()
+            items += trip.itemSnapshots(in: store)
+            if let stay = trip.staySnapshot(in: store) { stays.append(stay) }
+            tripSnapshots.append(trip.tripSnapshot(in: store))
         }
-        snapshots = items + stays + snapshots
-        var header = DocumentHeader(storeIdentifier: storeIdentifier, schemaVersion: schema.version)
-        header.nextPrimaryKeys = ["Trip": Int64(trips + 1), "BucketListItem": itemKey + 1, "LivingAccommodation": stayKey + 1]
-        return Document(header: header, schema: schema, snapshots: snapshots)
+        return Document(header: header(of: generator), schema: schema, snapshots: items + stays + tripSnapshots)
+    }
+
+    /// The header of a sample (without history) whose trips `generator` has drawn.
+    static func header(of generator: SampleTripGenerator) -> DocumentHeader {
+        var header = DocumentHeader(storeIdentifier: generator.storeIdentifier, schemaVersion: schema.version)
+        header.nextPrimaryKeys = [
+            "Trip": Int64(generator.trips + 1), "BucketListItem": generator.items + 1,
+            "LivingAccommodation": generator.stays + 1,
+        ]
+        return header
     }
 }
 
@@ -171,6 +129,14 @@ extension SampleTrips {
             DataStoreSaveChangesRequest(
                 editingState: EditingState(author: "app"), inserted: snapshots.map { $0.remapped(temporary) }),
             timestamp: historyStart)
+        try tellTheStory(in: &document, trips: trips)
+        return document
+    }
+
+    /// The saves after the app's first, in a document holding at least the sample's first and
+    /// last trips as the first save left them (the last one without a place to stay): the widget
+    /// inserts a place to stay for the last trip and updates it, the app deletes the first trip.
+    static func tellTheStory(in document: inout Document, trips: Int) throws {
         let permanentLast = document.identifier(entityName: "Trip", primaryKey: String(trips))
         var lastTrip = document.snapshots.first { $0.persistentIdentifier == permanentLast }!
         let stay = PersistentIdentifier.temporary(entityName: "LivingAccommodation", primaryKey: "widget-1")
@@ -205,7 +171,6 @@ extension SampleTrips {
             DataStoreSaveChangesRequest(
                 editingState: EditingState(author: "app"), deleted: [DefaultSnapshot(persistentIdentifier: first, values: [:])]),
             timestamp: historyStart.addingTimeInterval(3 * 86_400))
-        return document
     }
 }
 

@@ -27,17 +27,15 @@ public enum StandardOutput {
     ///
     /// - Throws: ``StandardOutputError``.
     public static func write(_ data: Data) throws {
-        try data.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = systemWrite(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw StandardOutputError(code: errno)
-                }
-                offset += written
-            }
-        }
+        try data.withUnsafeBytes { try write($0) }
+    }
+
+    /// Writes `bytes` to standard output, unbuffered: a piece of a document written as it is
+    /// made.
+    ///
+    /// - Throws: ``StandardOutputError``.
+    public static func write(_ bytes: UnsafeRawBufferPointer) throws {
+        try write(bytes, to: STDOUT_FILENO, path: nil)
     }
 
     /// Writes `data` into the stream at `path` (a FIFO, a device such as `/dev/stdout`), opened
@@ -45,19 +43,31 @@ public enum StandardOutput {
     ///
     /// - Throws: ``StandardOutputError`` naming the path.
     public static func write(_ data: Data, intoStream path: String) throws {
+        try writing(intoStream: path) { write in try data.withUnsafeBytes { try write($0) } }
+    }
+
+    /// Opens the stream at `path` (a FIFO, a device such as `/dev/stdout`) for writing, without
+    /// creating or truncating it, and hands `body` a function that writes bytes into it.
+    ///
+    /// - Throws: ``StandardOutputError`` naming the path, or what `body` throws.
+    public static func writing(
+        intoStream path: String, _ body: (_ write: (UnsafeRawBufferPointer) throws -> Void) throws -> Void
+    ) throws {
         let fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC)
         guard fd >= 0 else { throw StandardOutputError(code: errno, path: path) }
         defer { close(fd) }
-        try data.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = systemWrite(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw StandardOutputError(code: errno, path: path)
-                }
-                offset += written
+        try body { try write($0, to: fd, path: path) }
+    }
+
+    private static func write(_ bytes: UnsafeRawBufferPointer, to fd: Int32, path: String?) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = systemWrite(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw StandardOutputError(code: errno, path: path)
             }
+            offset += written
         }
     }
 

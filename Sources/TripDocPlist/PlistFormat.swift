@@ -138,20 +138,23 @@ public struct PlistFormat: DocumentFormat {
             }
         }
         for transaction in history.transactions {
-            for change in transaction.changes {
-                let values: [String: SnapshotValue] =
-                    switch change {
-                    case .update(_, _, let values): values
-                    case .delete(_, let tombstone): tombstone
-                    case .insert: [:]
-                    }
-                for (property, value) in values where Self.longestText(in: value) > Self.maximumValueLength {
-                    throw DocumentWriteError(
-                        identifier: change.changedPersistentIdentifier, property: property,
-                        message: "is longer in history transaction \(transaction.transactionIdentifier) than the "
-                            + "\(Self.maximumValueLength) bytes one plist element may hold; write the document as a bundle")
-                }
+            for change in transaction.changes { try checkLengths(of: change, in: transaction) }
+        }
+    }
+
+    /// Refuses a change of `transaction` holding text longer than one plist element may hold.
+    static func checkLengths(of change: HistoryChangeRecord, in transaction: HistoryTransactionRecord) throws {
+        let values: [String: SnapshotValue] =
+            switch change {
+            case .update(_, _, let values): values
+            case .delete(_, let tombstone): tombstone
+            case .insert: [:]
             }
+        for (property, value) in values where Self.longestText(in: value) > Self.maximumValueLength {
+            throw DocumentWriteError(
+                identifier: change.changedPersistentIdentifier, property: property,
+                message: "is longer in history transaction \(transaction.transactionIdentifier) than the "
+                    + "\(Self.maximumValueLength) bytes one plist element may hold; write the document as a bundle")
         }
     }
 
@@ -188,6 +191,17 @@ private struct PlistStreamWriter: DocumentStreamWriter {
     mutating func begin(header: DocumentHeader, schema: Schema, history: DocumentHistory) throws {
         try PlistFormat.checkLengths(header: header, schema: schema, history: history)
         try base.begin(header: header, schema: schema, history: history)
+    }
+    mutating func begin(header: DocumentHeader, schema: Schema, history: DocumentHistory, changes: HistoryChangeStream) throws {
+        try PlistFormat.checkLengths(header: header, schema: schema, history: history)
+        try base.begin(header: header, schema: schema, history: history) { index, add in
+            try withoutActuallyEscaping(add) { add in
+                try changes(index) { change in
+                    try PlistFormat.checkLengths(of: change, in: history.transactions[index])
+                    try add(change)
+                }
+            }
+        }
     }
     mutating func beginEntity(_ entity: Schema.Entity) throws { try base.beginEntity(entity) }
     mutating func add(_ snapshot: DefaultSnapshot) throws { try base.add(snapshot) }

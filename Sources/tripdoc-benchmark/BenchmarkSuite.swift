@@ -36,6 +36,16 @@ struct BenchmarkSuite {
                 encoded[format.name] = bytes
                 record("read \(format.name)", try best { _ = try format.readDocument(from: bytes, file: "bench") } / count * 1e6)
             }
+            // The sample made and written as it is made (`tripdoc sample`), against "write" of
+            // the same document already in memory.
+            for format in DocumentFormats.all {
+                let time = try best {
+                    var written = 0
+                    var writer = format.makeStreamWriter { written += $0.count }
+                    try SampleTrips.write(trips: trips, to: &writer)
+                }
+                record("sample \(format.name) (streamed)", time / count * 1e6)
+            }
             for (from, to) in [("json", "plist"), ("plist", "bundle"), ("bundle", "json")] {
                 let source = encoded[from]!
                 let input = DocumentFormats.named(from)!

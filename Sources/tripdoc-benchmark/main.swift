@@ -3,10 +3,11 @@
 //   tripdoc-benchmark --history N    history cost: N saves through the engine (each renaming one
 //                                    trip of a 100-trip sample), bytes per transaction and read time
 //   tripdoc-benchmark suite [--trips 1430,14300,143000] [--repeat N]
-//                                    read, write and one-pass convert per format, diff and one
-//                                    engine save, at several sizes (about 10k, 100k and 1M
-//                                    snapshots), in microseconds per snapshot, and how far the
-//                                    per-snapshot cost drifts from the smallest size to the largest
+//                                    read, write, one-pass convert and streamed sample per
+//                                    format, diff and one engine save, at several sizes (about
+//                                    10k, 100k and 1M snapshots), in microseconds per snapshot,
+//                                    and how far the per-snapshot cost drifts from the smallest
+//                                    size to the largest
 // Build it optimised: swift build -c release --product tripdoc-benchmark
 // It runs on jemalloc, as the tool does (Sources/CJemalloc).
 import CJemalloc

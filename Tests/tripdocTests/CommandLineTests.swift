@@ -39,6 +39,31 @@ import Testing
         #expect(try tripdoc.contents("trips.json") == tripdoc.run("sample", "-o", "-", "--trips", "2").stdout.data(using: .utf8))
     }
 
+    /// The sample goes to standard output as it is made (and to a FIFO, written into), with
+    /// the bytes a file gets, in every format, history included.
+    @Test(arguments: [("json", "json"), ("plist", "plist"), ("bundle", "tripbundle")])
+    func sampleOnStandardOutputIsTheFilesBytes(format: String, fileExtension: String) throws {
+        let arguments = ["--trips", "3000", "--seed", "4", "--history"]
+        #expect(try tripdoc.run(["sample", "-o", "s.\(fileExtension)"] + arguments).status == 0)
+        let piped = tripdoc.folder.appendingPathComponent("piped")
+        #expect(FileManager.default.createFile(atPath: piped.path, contents: nil))
+        let output = try FileHandle(forWritingTo: piped)
+        let ending = try tripdoc.run(["sample", "-o", "-", "--to", format] + arguments, standardOutput: output)
+        try output.close()
+        #expect(ending == .init(status: 0, byASignal: false, stderr: ""))
+        #expect(try Data(contentsOf: piped) == tripdoc.contents("s.\(fileExtension)"))
+
+        #expect(mkfifo(tripdoc.path("fifo"), 0o600) == 0)
+        let reader = Process()
+        reader.executableURL = URL(fileURLWithPath: "/bin/sh")
+        reader.arguments = ["-c", "cat fifo > from-fifo"]
+        reader.currentDirectoryURL = tripdoc.folder
+        try reader.run()
+        #expect(try tripdoc.run(["sample", "-o", "fifo", "--to", format] + arguments).status == 0)
+        reader.waitUntilExit()
+        #expect(try tripdoc.contents("from-fifo") == tripdoc.contents("s.\(fileExtension)"))
+    }
+
     @Test func sampleRefusesToReplaceAFileWithoutForce() throws {
         let before = try tripdoc.contents("trips.json")
         #expect(

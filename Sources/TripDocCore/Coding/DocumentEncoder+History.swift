@@ -15,6 +15,29 @@ extension DocumentEncoder {
     public func encodeHistory<W: StructuredWriter>(
         _ history: DocumentHistory, schema: Schema, tokensFor storeIdentifier: String? = nil, to writer: inout W
     ) throws {
+        try encodeHistory(
+            history, schema: schema, tokensFor: storeIdentifier, changes: { _, _ in }, afterChange: { _ in }, to: &writer)
+    }
+
+    /// Writes the history object of a history too long to hold: each transaction's changes are
+    /// those its record holds, then those `changes` hands over for it (``HistoryChangeStream``),
+    /// and `afterChange` gets the writer after each change it hands over, to empty a full
+    /// buffer. The same bytes as ``encodeHistory(_:schema:tokensFor:to:)`` for the history that
+    /// holds all the changes.
+    ///
+    /// - Throws: ``DocumentWriteError`` for a change whose entity or values do not fit the
+    ///   schema, or what `changes` and `afterChange` throw.
+    public func encodeHistory<W: StructuredWriter>(
+        _ history: DocumentHistory, schema: Schema, changes: HistoryChangeStream,
+        afterChange: (inout W) throws -> Void, to writer: inout W
+    ) throws {
+        try encodeHistory(history, schema: schema, tokensFor: nil, changes: changes, afterChange: afterChange, to: &writer)
+    }
+
+    private func encodeHistory<W: StructuredWriter>(
+        _ history: DocumentHistory, schema: Schema, tokensFor storeIdentifier: String?, changes: HistoryChangeStream,
+        afterChange: (inout W) throws -> Void, to writer: inout W
+    ) throws {
         let entities = schema.entitiesByName
         writer.beginObject()
         writer.key("deletedThrough")
@@ -25,7 +48,7 @@ extension DocumentEncoder {
         }
         writer.key("transactions")
         writer.beginArray()
-        for transaction in history.transactions {
+        for (index, transaction) in history.transactions.enumerated() {
             writer.beginObject()
             if let author = transaction.author {
                 writer.key("author")
@@ -38,36 +61,15 @@ extension DocumentEncoder {
             writer.key("changes")
             writer.beginArray()
             for change in transaction.changes {
-                let id = change.changedPersistentIdentifier
-                guard let entity = entities[id.entityName] else {
-                    throw DocumentWriteError(
-                        identifier: id, property: "(history)",
-                        message: "is named in transaction \(transaction.transactionIdentifier) but its entity is not in the schema")
+                try encodeChange(change, in: transaction, entities: entities, to: &writer)
+            }
+            // (Not escaping: the two closures are only in the way of the rule that a closure
+            // passed to one must not capture another.)
+            try withoutActuallyEscaping(afterChange) { afterChange in
+                try changes(index) { change in
+                    try encodeChange(change, in: transaction, entities: entities, to: &writer)
+                    try afterChange(&writer)
                 }
-                writer.beginObject()
-                if case .update(_, let names, _) = change {
-                    writer.key("attributes")
-                    writer.beginArray()
-                    for name in names { writer.writeString(name) }
-                    writer.endArray()
-                }
-                writer.key("entity")
-                writer.writeString(id.entityName)
-                writer.key("id")
-                writer.writeString(id.primaryKey)
-                writer.key("kind")
-                writer.writeString(change.kind)
-                switch change {
-                case .delete(_, let tombstone):
-                    writer.key("tombstone")
-                    try encodeAttributeValues(tombstone, of: entity, identifier: id, to: &writer)
-                case .update(_, _, let values):
-                    writer.key("values")
-                    try encodeAttributeValues(values, of: entity, identifier: id, to: &writer)
-                case .insert:
-                    break
-                }
-                writer.endObject()
             }
             writer.endArray()
             writer.key("id")
@@ -85,6 +87,43 @@ extension DocumentEncoder {
             writer.endObject()
         }
         writer.endArray()
+        writer.endObject()
+    }
+
+    /// Writes one change of `transaction`.
+    private func encodeChange<W: StructuredWriter>(
+        _ change: HistoryChangeRecord, in transaction: HistoryTransactionRecord, entities: [String: Schema.Entity],
+        to writer: inout W
+    ) throws {
+        let id = change.changedPersistentIdentifier
+        guard let entity = entities[id.entityName] else {
+            throw DocumentWriteError(
+                identifier: id, property: "(history)",
+                message: "is named in transaction \(transaction.transactionIdentifier) but its entity is not in the schema")
+        }
+        writer.beginObject()
+        if case .update(_, let names, _) = change {
+            writer.key("attributes")
+            writer.beginArray()
+            for name in names { writer.writeString(name) }
+            writer.endArray()
+        }
+        writer.key("entity")
+        writer.writeString(id.entityName)
+        writer.key("id")
+        writer.writeString(id.primaryKey)
+        writer.key("kind")
+        writer.writeString(change.kind)
+        switch change {
+        case .delete(_, let tombstone):
+            writer.key("tombstone")
+            try encodeAttributeValues(tombstone, of: entity, identifier: id, to: &writer)
+        case .update(_, _, let values):
+            writer.key("values")
+            try encodeAttributeValues(values, of: entity, identifier: id, to: &writer)
+        case .insert:
+            break
+        }
         writer.endObject()
     }
 

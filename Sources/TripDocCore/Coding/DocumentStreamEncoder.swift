@@ -33,13 +33,25 @@ public struct DocumentStreamEncoder {
     public mutating func begin<W: StructuredWriter>(
         header: DocumentHeader, history: DocumentHistory, to writer: inout W
     ) throws {
+        try begin(header: header, history: history, changes: { _, _ in }, afterChange: { _ in }, to: &writer)
+    }
+
+    /// Opens the document and writes everything but the snapshots, with a history whose
+    /// transactions also have the changes `changes` hands over (after those their records
+    /// hold); `afterChange` gets the writer after each of those, to empty a full buffer.
+    ///
+    /// - Throws: As ``begin(header:history:to:)``, and what `changes` and `afterChange` throw.
+    public mutating func begin<W: StructuredWriter>(
+        header: DocumentHeader, history: DocumentHistory, changes: HistoryChangeStream,
+        afterChange: (inout W) throws -> Void, to writer: inout W
+    ) throws {
         try schema.validate()
         writer.beginObject()
         writer.key("header")
         encoder.encodeHeader(header, to: &writer)
         if !history.isEmpty {
             writer.key("history")
-            try encoder.encodeHistory(history, schema: schema, to: &writer)
+            try encoder.encodeHistory(history, schema: schema, changes: changes, afterChange: afterChange, to: &writer)
         }
         writer.key("schema")
         encoder.encodeSchema(schema, to: &writer)

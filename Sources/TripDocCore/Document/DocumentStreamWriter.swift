@@ -4,6 +4,13 @@ import Foundation
 /// or memory. Called with pieces of about ``DocumentStreamWriter/pieceSize`` bytes.
 public typealias DocumentByteSink = (UnsafeRawBufferPointer) throws -> Void
 
+/// The changes of a history's transactions handed over one at a time instead of held, for a
+/// history too long to hold (one whose first transaction inserts every model of a large
+/// document): called once per transaction, in order, with the transaction's index in the
+/// history and a function that takes the transaction's next change. The changes it hands over
+/// follow those the transaction's record holds.
+public typealias HistoryChangeStream = (_ transaction: Int, _ add: (HistoryChangeRecord) throws -> Void) throws -> Void
+
 /// A format's writer for documents too large to hold in memory: it takes the header, schema and
 /// history, then the snapshots in document order (see ``DocumentStreamEncoder``), and hands its
 /// bytes to a ``DocumentByteSink`` as it goes. The bytes are exactly those of
@@ -14,6 +21,12 @@ public typealias DocumentByteSink = (UnsafeRawBufferPointer) throws -> Void
 public protocol DocumentStreamWriter {
     /// Writes everything but the snapshots.
     mutating func begin(header: DocumentHeader, schema: Schema, history: DocumentHistory) throws
+    /// Writes everything but the snapshots, with a history whose transactions also have the
+    /// changes `changes` hands over (after those their records hold): the bytes of
+    /// ``begin(header:schema:history:)`` for the history holding them all. By default, the
+    /// changes are collected into the history first; the formats tripdoc provides write them as
+    /// they come, never holding them.
+    mutating func begin(header: DocumentHeader, schema: Schema, history: DocumentHistory, changes: HistoryChangeStream) throws
     /// Starts the snapshots of `entity`; entities come in byte order of their names.
     mutating func beginEntity(_ entity: Schema.Entity) throws
     /// Writes the next snapshot of the current entity, in primary-key order.
@@ -30,6 +43,16 @@ public protocol DocumentStreamWriter {
 extension DocumentStreamWriter {
     public mutating func add(record: consuming SnapshotRecord) throws {
         try add(record.snapshot)
+    }
+
+    public mutating func begin(
+        header: DocumentHeader, schema: Schema, history: DocumentHistory, changes: HistoryChangeStream
+    ) throws {
+        var whole = history
+        for index in whole.transactions.indices {
+            try changes(index) { whole.transactions[index].changes.append($0) }
+        }
+        try begin(header: header, schema: schema, history: whole)
     }
 
     /// The size of the pieces writers hand to their sink: small enough that the buffer a writer
@@ -75,6 +98,20 @@ public struct StructuredDocumentStreamWriter<Writer: DrainableStructuredWriter>:
     public mutating func begin(header: DocumentHeader, schema: Schema, history: DocumentHistory) throws {
         var encoder = DocumentStreamEncoder(schema: schema)
         try encoder.begin(header: header, history: history, to: &writer)
+        self.encoder = encoder
+        try drainIfFull()
+    }
+
+    public mutating func begin(
+        header: DocumentHeader, schema: Schema, history: DocumentHistory, changes: HistoryChangeStream
+    ) throws {
+        var encoder = DocumentStreamEncoder(schema: schema)
+        let sink = sink
+        try encoder.begin(
+            header: header, history: history, changes: changes,
+            afterChange: { writer in
+                if writer.bufferedByteCount >= Self.pieceSize { try writer.drain(into: sink) }
+            }, to: &writer)
         self.encoder = encoder
         try drainIfFull()
     }

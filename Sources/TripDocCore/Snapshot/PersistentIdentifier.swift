@@ -32,6 +32,12 @@ public struct PersistentIdentifier: Hashable, Sendable, Codable {
             isTemporary: isTemporary)
     }
 
+    /// The identifier of the model `primaryKey` of the same entity and store, temporary when
+    /// this one is: made without looking the names up again, for code that makes many.
+    public func withPrimaryKey(_ primaryKey: String) -> PersistentIdentifier {
+        PersistentIdentifier(store: store, entity: entity, primaryKey: primaryKey, isTemporary: isTemporary)
+    }
+
     /// Creates an identifier from names already kept (what a reader does for every reference).
     init(store: InternedName?, entity: InternedName, primaryKey: String, isTemporary: Bool = false) {
         self.store = store

@@ -9,7 +9,9 @@ extension TripDocCommand {
             discussion: """
                 Writes trips with their bucket lists and places to stay, relationships both ways. \
                 The same --trips and --seed always give the same bytes. The format is chosen by the \
-                output's extension (.json, .plist, .tripbundle) or --to.
+                output's extension (.json, .plist, .tripbundle) or --to. The document is written as \
+                it is made, never whole in memory, so any size takes under 100 MB of memory: a file \
+                atomically (nothing is left if writing fails), standard output as it comes.
 
                 Examples:
                   tripdoc sample -o trips.json
@@ -49,10 +51,11 @@ extension TripDocCommand {
             let format = try DocumentFormats.forWriting(output, explicit: to)
             let destination = OutputDestination(path: output, force: force)
             try destination.check()
-            let document =
-                history
-                ? try SampleTrips.documentWithHistory(trips: trips, seed: seed) : SampleTrips.document(trips: trips, seed: seed)
-            try destination.write(format.writeDocument(document))
+            // Written as it is made: a file atomically, standard output piece by piece.
+            try destination.writeAsMade { sink in
+                var writer = format.makeStreamWriter(sink: sink)
+                try SampleTrips.write(trips: trips, seed: seed, history: history, to: &writer)
+            }
         }
     }
 }
