@@ -329,10 +329,11 @@ struct SaveChangesWorkspace {
             throw SaveChangesError.unknownProperty(identifier, property: name)
         }
         for attribute in entity.attributes {
-            let value = values[attribute.name] ?? .null
+            let stored = values[attribute.name]
+            let value = stored ?? .null
             if value == .null {
                 if attribute.isOptional {
-                    values[attribute.name] = .null
+                    if stored == nil { values[attribute.name] = .null }
                 } else if let defaultValue = attribute.defaultValue {
                     values[attribute.name] = defaultValue
                 } else {
@@ -344,9 +345,12 @@ struct SaveChangesWorkspace {
             }
         }
         for relationship in entity.relationships {
-            let value = values[relationship.name] ?? (relationship.isToMany ? .references([]) : .null)
+            let stored = values[relationship.name]
+            let value = stored ?? (relationship.isToMany ? .references([]) : .null)
             switch (relationship.isToMany, value) {
-            case (false, .null), (false, .reference), (true, .references): values[relationship.name] = value
+            case (false, .null), (false, .reference), (true, .references):
+                // Assigned only when missing: a snapshot that needs no change is not copied.
+                if stored == nil { values[relationship.name] = value }
             default:
                 throw SaveChangesError.valueDoesNotFit(
                     identifier, property: relationship.name,
