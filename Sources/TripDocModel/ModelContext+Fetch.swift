@@ -4,7 +4,8 @@ import TripDocCore
 extension ModelContext {
     /// The models a descriptor selects, in its order. The store filters and sorts when it can;
     /// otherwise (tripdoc's own stores) the context does: on the stored snapshots when the
-    /// predicate and sort descriptors allow it (``SnapshotPredicate``, ``SnapshotSortOrder``),
+    /// predicate and sort descriptors allow it (comparisons of scalar attributes with constants
+    /// joined by `&&`, `||`, `!`; sorts by scalar attributes; an `#Index` serving ranges and sorts),
     /// making models of the selected ones only, else on the models. With
     /// `includePendingChanges`, unsaved inserts count and unsaved deletions do not.
     public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {

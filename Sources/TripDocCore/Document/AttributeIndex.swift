@@ -62,11 +62,17 @@ struct AttributeIndex: Sendable {
         if let value {
             if Self.isOrdered(value) { added[identifier] = value } else if Self.isNaN(value) { unordered.insert(identifier) }
         }
-        if stale.count + added.count > max(64, sorted.count / 8) {
-            sorted = entries(in: nil, upper: nil)
-            stale = []
-            added = [:]
-        }
+    }
+
+    /// Folds the noted changes into the sorted list once there are more than 64 added entries or
+    /// the stale ones are an eighth of it: every query goes through the added entries, so they
+    /// are kept few, and the fold is one merge, so a model's share of it stays small. A save
+    /// calls this once, after all its updates.
+    mutating func foldIfWorthwhile() {
+        guard added.count > 64 || stale.count > max(64, sorted.count / 8) else { return }
+        sorted = entries(in: nil, upper: nil)
+        stale = []
+        added = [:]
     }
 
     /// The entries whose values are within the bounds (each `nil` for none; `inclusive` says
@@ -96,8 +102,25 @@ struct AttributeIndex: Sendable {
             position += 1
         }
         let extra = added.filter { isAbove($0.value) && isBelow($0.value) }.map { (value: $0.value, identifier: $0.key) }
+            .sorted(by: Self.precedes)
         guard !extra.isEmpty else { return result }
-        return (result + extra).sorted(by: Self.precedes)
+        // One merge of the two sorted runs.
+        var merged: [Entry] = []
+        merged.reserveCapacity(result.count + extra.count)
+        var i = 0
+        var j = 0
+        while i < result.count, j < extra.count {
+            if Self.precedes(extra[j], result[i]) {
+                merged.append(extra[j])
+                j += 1
+            } else {
+                merged.append(result[i])
+                i += 1
+            }
+        }
+        merged.append(contentsOf: result[i...])
+        merged.append(contentsOf: extra[j...])
+        return merged
     }
 }
 

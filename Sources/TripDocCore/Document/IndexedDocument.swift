@@ -185,6 +185,9 @@ public struct IndexedDocument: Sendable {
                     }
                 }
             }
+            for (entityName, names) in indexedByEntity {
+                for name in names { attributeIndexes[entityName]![name]!.foldIfWorthwhile() }
+            }
         }
         for (identifier, _) in changed {
             guard let old = byIdentifier[identifier], let constraints = constraintsByEntity[identifier.entityName] else { continue }

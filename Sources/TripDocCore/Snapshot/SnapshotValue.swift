@@ -25,8 +25,9 @@ public enum SnapshotValue: Sendable {
     case array([SnapshotValue])
     /// The fields of an ``AttributeType/composite(_:)`` attribute; `nil` fields are absent.
     case composite([String: SnapshotValue])
-    /// A to-one relationship's destination.
-    case reference(PersistentIdentifier)
+    /// A to-one relationship's destination. (Held in a box of its own, so that an identifier,
+    /// the largest payload, does not make every value of every snapshot as large.)
+    indirect case reference(PersistentIdentifier)
     /// A to-many relationship's destinations, in order.
     case references([PersistentIdentifier])
 }
