@@ -2,8 +2,9 @@ import Foundation
 import TripDoc
 
 /// tripdoc's side: the models through `ModelContainer` and `ModelContext`, as an app uses them.
-/// Reads use a fresh context each (nothing registered from an earlier read); updates and deletes
-/// share one context, as an app's main context.
+/// The insert has a context of its own, dropped after its save; reads use a fresh context each
+/// (nothing registered from an earlier read); updates and deletes share one context, as an app's
+/// main context, which holds only what they fetched (in every store alike, the in-memory one too).
 final class TripDocBenchmarkStore: BenchmarkedStore {
     let container: ModelContainer
     let context: ModelContext
@@ -18,6 +19,7 @@ final class TripDocBenchmarkStore: BenchmarkedStore {
     }
 
     func insertTrips(count: Int) throws {
+        let context = ModelContext(container)
         for number in 0..<count {
             let values = GeneratedTrip(number: number, of: count)
             let trip = Trip(
