@@ -53,7 +53,8 @@ struct SizeReport {
     var table: String {
         var lines = [
             "\(plan.trips) trips (\(plan.trips * 7) objects), median of \(repetitions) run\(repetitions == 1 ? "" : "s"); "
-                + "\(plan.updates) updates, \(plan.deletes) deletes, \(plan.queryRuns) runs per query per run",
+                + "\(min(plan.updates, plan.trips)) updates, \(min(plan.deletes, plan.trips)) deletes, "
+                + "\(plan.queryRuns) runs per query per run",
             "",
             "| work | tripdoc JSON / bundle / memory | GRDB WAL / DELETE / memory | ratio (JSON/WAL, memory/memory) | checksum |",
             "|---|---|---|---|---|",
@@ -87,7 +88,9 @@ struct SizeReport {
 
     /// A ratio: two significant digits below 100, whole above.
     static func formatRatio(_ value: Double) -> String {
-        (value >= 100 ? format(value.rounded()) : String(format: value >= 10 ? "%.0f" : "%.1f", value)) + "×"
+        let text =
+            value >= 100 ? format(value.rounded()) : String(format: value >= 10 ? "%.0f" : value >= 1 ? "%.1f" : "%.2g", value)
+        return text + "×"
     }
 
     /// The results as JSON-ready values.
@@ -106,8 +109,9 @@ struct SizeReport {
             rows.append(entry)
         }
         return [
-            "trips": plan.trips, "objects": plan.trips * 7, "repetitions": repetitions, "updates": plan.updates,
-            "deletes": plan.deletes, "queryRuns": plan.queryRuns, "checksumsAgree": disagreements.isEmpty, "rows": rows,
+            "trips": plan.trips, "objects": plan.trips * 7, "repetitions": repetitions,
+            "updates": min(plan.updates, plan.trips),
+            "deletes": min(plan.deletes, plan.trips), "queryRuns": plan.queryRuns, "checksumsAgree": disagreements.isEmpty, "rows": rows,
         ]
     }
 }

@@ -2,11 +2,11 @@
 /// store, and GRDB over SQLite with a write-ahead log (commits without fsync), with SQLite's
 /// default rollback journal (an fsync per commit, as tripdoc's saves do) and in memory.
 enum StoreKind: String, CaseIterable, Codable {
-    case json
-    case bundle
+    case json = "tripdoc-json"
+    case bundle = "tripdoc-bundle"
     case tripdocMemory = "tripdoc-memory"
-    case wal
-    case delete
+    case wal = "grdb-wal"
+    case delete = "grdb-delete"
     case grdbMemory = "grdb-memory"
 
     /// Whether the store is tripdoc's (the others are GRDB's).

@@ -61,7 +61,7 @@ do {
 
 if options.json {
     let data = try JSONSerialization.data(
-        withJSONObject: ["sizes": reports.map(\.json)], options: [.prettyPrinted, .sortedKeys])
+        withJSONObject: ["sizes": reports.map(\.json)], options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
     print(String(decoding: data, as: UTF8.self))
 } else {
     print(reports.map(\.table).joined(separator: "\n\n"))
