@@ -33,15 +33,3 @@ protocol BenchmarkedStore {
     /// returns the seconds the deletion and its save took.
     func deleteTrip(named name: String) throws -> Double
 }
-
-/// A store's refusal of the benchmark's work.
-struct BenchmarkFailure: Error, CustomStringConvertible {
-    var description: String
-}
-
-/// The seconds `work` took, by the monotonic clock.
-func secondsTaken(_ work: () throws -> Void) rethrows -> Double {
-    let start = DispatchTime.now().uptimeNanoseconds
-    try work()
-    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-}

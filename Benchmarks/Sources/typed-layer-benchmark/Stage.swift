@@ -90,11 +90,3 @@ enum Stage: String, CaseIterable {
         result.checksums[.delete] = try store.entityCounts().description
     }
 }
-
-/// The middle value (the mean of the middle two for an even count).
-func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    guard !sorted.isEmpty else { return .nan }
-    let middle = sorted.count / 2
-    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-}
