@@ -20,5 +20,7 @@ let package = Package(
                 .product(name: "TripDoc", package: "tripdoc"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
+        // The data generator, the checksums' agreement on both sides, the report and the options.
+        .testTarget(name: "typed-layer-benchmarkTests", dependencies: ["typed-layer-benchmark"]),
     ]
 )
