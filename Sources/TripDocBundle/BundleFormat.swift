@@ -8,8 +8,22 @@ import TripDocJSON
 /// values of `.externalStorage` attributes (docs/FORMATS.md). Entries use the JSON encoding of
 /// the shared coding. Any zip tool can list and extract it.
 public struct BundleFormat: DocumentFormat, ArchiveInspecting {
-    /// Creates the format.
-    public init() {}
+    /// The most entries a bundle this format writes may hold: one per entity, one per distinct
+    /// `.externalStorage` value, and the manifest, header, schema and history. What the reader
+    /// accepts under the standard limits (`DocumentLimits.standard.maximumEntryCount`), so that
+    /// every bundle tripdoc writes it reads back; a document that needs more is refused when
+    /// written (`BundleWriteError`), not when read.
+    public var maximumEntryCount: Int
+
+    /// Creates the format, writing at most as many entries as the standard limits read.
+    public init() {
+        self.init(maximumEntryCount: DocumentLimits.standard.maximumEntryCount)
+    }
+
+    /// Creates the format, writing at most `maximumEntryCount` entries.
+    public init(maximumEntryCount: Int) {
+        self.maximumEntryCount = maximumEntryCount
+    }
 
     public var name: String { "bundle" }
     public var fileExtensions: [String] { ["tripbundle"] }
@@ -35,7 +49,7 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
     /// Keeps each entity's entry aside until the archive is made: in memory, or past 16 MiB in
     /// an unlinked temporary file.
     public func makeStreamWriter(sink: @escaping DocumentByteSink) -> any DocumentStreamWriter {
-        BundleStreamWriter(sink: sink)
+        BundleStreamWriter(sink: sink, maximumEntryCount: maximumEntryCount)
     }
 
     static func sha256(_ data: Data) -> String {

@@ -23,10 +23,13 @@ struct BundleStreamWriter: DocumentStreamWriter {
     private var nextEntity = 0
     private var current: (encoder: EntityStreamEncoder, writer: JSONWriter, spool: HashedSpool)?
     private let external = ExternalValues()
+    /// The most entries the archive may hold (``BundleFormat/maximumEntryCount``).
+    private let maximumEntryCount: Int
 
     /// A writer handing the archive to `sink`.
-    init(sink: @escaping DocumentByteSink) {
+    init(sink: @escaping DocumentByteSink, maximumEntryCount: Int = DocumentLimits.standard.maximumEntryCount) {
         self.sink = sink
+        self.maximumEntryCount = maximumEntryCount
     }
 
     mutating func begin(header: DocumentHeader, schema: Schema, history: DocumentHistory) throws {
@@ -138,6 +141,10 @@ struct BundleStreamWriter: DocumentStreamWriter {
         var listed = leading.map { BundleManifest.Entry(name: $0.name, size: $0.data.count, sha256: BundleFormat.sha256($0.data)) }
         listed += spools.map { BundleManifest.Entry(name: $0.name, size: $0.size, sha256: $0.digest) }
         listed += externals.map { BundleManifest.Entry(name: $0.name, size: $0.data.count, sha256: BundleFormat.sha256($0.data)) }
+        // The manifest is an entry too.
+        guard listed.count + 1 <= maximumEntryCount else {
+            throw BundleWriteError.tooManyEntries(count: listed.count + 1, externalValues: externals.count, limit: maximumEntryCount)
+        }
         let manifest = BundleManifest(
             format: BundleManifest.format, formatVersion: BundleManifest.currentFormatVersion,
             storeIdentifier: header.storeIdentifier, schemaVersion: schema.version.description, entries: listed)
