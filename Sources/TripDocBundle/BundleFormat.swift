@@ -282,7 +282,7 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
         } catch {
             throw refuse(
                 BundleManifest.entryName,
-                "the manifest is not valid: " + ((error as? DecodingError)?.placedDescription ?? "\(error)"))
+                "the manifest is not valid: " + ((error as? DecodingError)?.placedDescription(in: manifestData) ?? "\(error)"))
         }
         guard manifest.format == BundleManifest.format else {
             throw refuse(BundleManifest.entryName, "the manifest's format is '\(manifest.format)', expected '\(BundleManifest.format)'")

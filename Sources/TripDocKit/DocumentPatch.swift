@@ -257,7 +257,7 @@ public struct DocumentPatch: Codable, Hashable, Sendable {
         do {
             return try JSONDecoder().decode(DocumentPatch.self, from: data)
         } catch let error as DecodingError {
-            throw PatchError.malformed(path: path, detail: error.placedDescription)
+            throw PatchError.malformed(path: path, detail: error.placedDescription(in: data))
         } catch {
             throw PatchError.malformed(path: path, detail: "\(error)")
         }

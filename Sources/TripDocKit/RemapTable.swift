@@ -47,7 +47,7 @@ public struct RemapTable: Codable, Hashable, Sendable {
         } catch {
             throw TripDocError.invalidArgument(
                 "\(path) is not a remap table written by tripdoc convert --remap-table: "
-                    + ((error as? DecodingError)?.placedDescription ?? "\(error)"))
+                    + ((error as? DecodingError)?.placedDescription(in: data) ?? "\(error)"))
         }
     }
 

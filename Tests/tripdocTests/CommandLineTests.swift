@@ -214,6 +214,17 @@ import Testing
                         + "at fromStore: expected String (Expected to decode String but found number instead.)\n"))
     }
 
+    @Test func aRemapTableThatIsNotJSONNamesTheLineAndColumn() throws {
+        try Data("{\"identifiers\": {},\n \"tokens\": [1, 2,, 3]}".utf8)
+            .write(to: tripdoc.folder.appendingPathComponent("broken-table.json"))
+        let outcome = try tripdoc.run("diff", "trips.json", "trips.json", "--map", "broken-table.json")
+        #expect(outcome.status == 2)
+        #expect(
+            outcome.stderr
+                == "tripdoc: error: broken-table.json is not a remap table written by tripdoc convert --remap-table: "
+                + "at line 2, column 18: not valid JSON ( \"tokens\": [1, 2,, 3]})\n")
+    }
+
     @Test func inspectCheckExitsWithOneOnlyWhenThereAreProblems() throws {
         let damaged = try tripdoc.run("inspect", "dangling-reference.json", "--check")
         #expect(damaged.status == 1)
