@@ -100,6 +100,13 @@ struct ZipCentralDirectory {
             guard let name = String(validating: bytes[nameStart..<nameStart + nameLength], as: UTF8.self) else {
                 throw ZipArchiveError.unsafeName(String(decoding: bytes[nameStart..<nameStart + nameLength], as: UTF8.self))
             }
+            // A bundle's entries are stored or deflated: any other method is refused here, from
+            // the central directory, before anything is inflated (FORMATS 8.7).
+            let method = try u16(cursor + 10)
+            guard method == 0 || method == 8 else {
+                throw ZipArchiveError.damaged(
+                    entry: name, "it is compressed with method \(method); a bundle's entries are stored (0) or deflated (8)")
+            }
             // Zip64 extended information: the 8-byte values of fields set to 0xFFFFFFFF, in order.
             var extra = nameStart + nameLength
             let extraEnd = extra + extraLength
