@@ -22,11 +22,11 @@ public struct DocumentCompaction: Sendable {
         guard journal.exists else { return DocumentCompaction(path: path, journalPath: journal.path, foldedSaves: 0) }
         let data = try DocumentFileReader.contents(of: path, limits: limits, mapped: true)
         let format = try DocumentFileReader.reading(data, path: path) { try DocumentFile.format(of: data, path: path) }
+        // Opening reads the document and folds the journal in, once; the fold writes that.
         let store = try ArchiveStore(path: path, format: format, limits: limits)
-        let before = try format.readDocument(from: data, file: path, limits: limits).history.nextTransactionIdentifier
-        let after = try store.readIndexedDocument().history.nextTransactionIdentifier
+        let folded = store.savesInJournal
         try store.compact()
-        return DocumentCompaction(path: path, journalPath: journal.path, foldedSaves: Int(after - before))
+        return DocumentCompaction(path: path, journalPath: journal.path, foldedSaves: folded)
     }
 
     /// One line for people.

@@ -76,11 +76,6 @@ public struct IndexedDocument: Sendable {
         }
     }
 
-    /// Whether `entityName`'s attribute `attribute` has an index of its values.
-    public func hasIndex(on attribute: String, of entityName: String) -> Bool {
-        attributeIndexes[entityName]?[attribute] != nil
-    }
-
     /// The identifiers of `entityName`'s models whose `attribute` holds a value within the
     /// bounds (`nil`: unbounded), in the order of the values, models with equal values in
     /// document order; `nil` when the attribute has no index. `nil` values, values of another

@@ -45,6 +45,9 @@ public final class ArchiveStore {
     /// folded in, or `nil` when the journal must be folded into the document before the next
     /// save (it holds records the document already has, or it is another store's).
     private var appendableJournalLength: Int?
+    /// How many saves the journal held that the document file did not, when this store last
+    /// read the two (0 once the journal is folded in).
+    public private(set) var savesInJournal = 0
 
     /// The versions of a document file and of its journal.
     private struct StoreStamp: Equatable {
@@ -95,6 +98,7 @@ public final class ArchiveStore {
             self.identifier = document.document.storeIdentifier
             loadedStamp = stamp
             appendableJournalLength = document.appendableJournalLength
+            savesInJournal = document.savesInJournal
             cached = (stamp, document.document)
         } else {
             guard let schema else { throw ArchiveStoreError.missingSchema(path: path) }
@@ -116,7 +120,7 @@ public final class ArchiveStore {
 
     /// Decodes the document at `path` and folds its journal into it.
     private static func decode(path: String, format: any DocumentFormat, journal: DocumentJournal, limits: DocumentLimits)
-        throws -> (StoreStamp, (document: IndexedDocument, appendableJournalLength: Int?))
+        throws -> (StoreStamp, (document: IndexedDocument, appendableJournalLength: Int?, savesInJournal: Int))
     {
         // A save between the stat and the read would make the stamp older than what was read,
         // which can only cause a needless conflict, never a lost update.
@@ -126,7 +130,7 @@ public final class ArchiveStore {
         let contents = try journal.read(storeIdentifier: document.storeIdentifier, limits: limits)
         let alreadyHeld = try document.fold(contents, journalPath: journal.path)
         let appendable = contents.isOfAnotherStore || alreadyHeld > 0 ? nil : contents.completeLength
-        return (stamp, (document, appendable))
+        return (stamp, (document, appendable, contents.records.count - alreadyHeld))
     }
 
     /// Reads the whole document (its journal folded in): decodes the files, unless they are
@@ -150,6 +154,7 @@ public final class ArchiveStore {
             throw ArchiveStoreError.storeReplaced(path: path, expected: identifier, found: read.document.storeIdentifier)
         }
         appendableJournalLength = read.appendableJournalLength
+        savesInJournal = read.savesInJournal
         cached = readStamp.document == nil ? nil : (readStamp, read.document)
         return read.document
     }
@@ -211,6 +216,7 @@ public final class ArchiveStore {
         loadedStamp = currentStamp()
         let journalLength = Int(loadedStamp.journal?.size ?? 0)
         appendableJournalLength = journalLength
+        savesInJournal += 1
         cached = (loadedStamp, document)
         let documentLength = Int(loadedStamp.document?.size ?? 0)
         if journalLength > max(64 << 10, Int(Double(documentLength) * compactionFraction)) {
@@ -257,6 +263,7 @@ public final class ArchiveStore {
         else { throw ArchiveStoreError.conflict(path: path) }
         loadedStamp = stamp
         appendableJournalLength = read.appendableJournalLength
+        savesInJournal = read.savesInJournal
         cached = (stamp, read.document)
     }
 
@@ -269,6 +276,7 @@ public final class ArchiveStore {
         // and the next read passes over them.
         if journal.exists { try journal.remove() }
         appendableJournalLength = 0
+        savesInJournal = 0
         loadedStamp = currentStamp()
         cached = (loadedStamp, document)
     }
