@@ -18,10 +18,11 @@ public struct DocumentCompaction: Sendable {
     ///   `DocumentReadError`, `JournalReadError` or `FileWriteError`; the document and its
     ///   journal are then as they were.
     public static func compact(path: String, limits: DocumentLimits = .standard) throws -> DocumentCompaction {
-        let journal = DocumentJournal(documentPath: path)
-        guard journal.exists else { return DocumentCompaction(path: path, journalPath: journal.path, foldedSaves: 0) }
+        // A missing file, or one that is no document, is an error with or without a journal.
         let data = try DocumentFileReader.contents(of: path, limits: limits, mapped: true)
         let format = try DocumentFileReader.reading(data, path: path) { try DocumentFile.format(of: data, path: path) }
+        let journal = DocumentJournal(documentPath: path)
+        guard journal.exists else { return DocumentCompaction(path: path, journalPath: journal.path, foldedSaves: 0) }
         // Opening reads the document and folds the journal in, once; the fold writes that.
         let store = try ArchiveStore(path: path, format: format, limits: limits)
         let folded = store.savesInJournal

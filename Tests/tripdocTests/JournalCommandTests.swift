@@ -48,6 +48,16 @@ import Testing
         #expect(try tripdoc.run("compact", file).stdout.contains("no saves in a journal"))
     }
 
+    @Test func compactOfAMissingFileOrOfOneThatIsNoDocumentIsAnError() throws {
+        try Data("just some notes\n".utf8).write(to: tripdoc.folder.appendingPathComponent("notes.txt"))
+        for file in ["missing.json", "notes.txt"] {
+            let outcome = try tripdoc.run("compact", file)
+            #expect(outcome.status == 2, "\(file)")
+            #expect(outcome.stderr.hasPrefix("tripdoc: error: ") && outcome.stderr.contains(file), "\(file): \(outcome.stderr)")
+            #expect(outcome.stdout.isEmpty)
+        }
+    }
+
     @Test func aDamagedJournalIsAnErrorNamingItsLineAndNothingIsWritten() throws {
         try journaledCounter("damaged.json")
         let journal = tripdoc.folder.appendingPathComponent("damaged.json.journal")
