@@ -67,6 +67,24 @@ import TripDocCore
         }
     }
 
+    /// Temporary identifiers made without a key get keys no other one in the process has, even
+    /// when made on many threads at once, and short enough to need no allocation (a bulk insert
+    /// makes one per model).
+    @Test func temporaryKeysAreUniqueInTheProcessAndShort() {
+        let count = 20_000
+        let identifiers = UnsafeMutableBufferPointer<PersistentIdentifier?>.allocate(capacity: count)
+        identifiers.initialize(repeating: nil)
+        defer { identifiers.deallocate() }
+        let shared = UncheckedBox(identifiers)
+        DispatchQueue.concurrentPerform(iterations: count) { index in
+            shared.value[index] = .temporary(entityName: index.isMultiple(of: 2) ? "Trip" : "BucketListItem")
+        }
+        let keys = identifiers.compactMap { $0?.primaryKey }
+        #expect(Set(keys).count == count)
+        #expect(keys.allSatisfy { !$0.isEmpty && $0.utf8.count <= 15 })
+        #expect(identifiers.allSatisfy { $0?.isTemporary == true && $0?.storeIdentifier == nil })
+    }
+
     private struct UncheckedBox<Value>: @unchecked Sendable {
         let value: Value
         init(_ value: Value) { self.value = value }

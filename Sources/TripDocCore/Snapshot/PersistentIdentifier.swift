@@ -101,8 +101,12 @@ public struct PersistentIdentifier: Hashable, Sendable, Codable {
 
     /// A temporary identifier for a model that has been inserted but not saved, written
     /// `Trip-t1` in messages like SwiftData's talk writes it.
-    public static func temporary(entityName: String, primaryKey: String = UUID().uuidString) -> PersistentIdentifier {
-        PersistentIdentifier(storeIdentifier: nil, entityName: entityName, primaryKey: primaryKey, isTemporary: true)
+    ///
+    /// Without a `primaryKey`, the key is one no other call in this process is given: a short
+    /// text (such as `k3f9q-1c`) made without allocating, since a bulk insert makes one per model.
+    public static func temporary(entityName: String, primaryKey: String? = nil) -> PersistentIdentifier {
+        PersistentIdentifier(
+            storeIdentifier: nil, entityName: entityName, primaryKey: primaryKey ?? TemporaryKey.next(), isTemporary: true)
     }
 }
 
