@@ -25,7 +25,7 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
     /// The model these values belong to, once registered (weak: the model owns this).
     weak var model: Model?
     /// Values set or read so far, by key path.
-    var values: [AnyKeyPath: Any] = [:]
+    var values: ModelValues
     /// The state last fetched or saved; `nil` for a model never saved. A property read on
     /// demand (``ModelDescription/Property/readsOnDemand(_:)``: relationships, scalar
     /// attributes) and not set or read since keeps its value here until first read, so a model
@@ -34,19 +34,28 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
     /// Whether the model has been deleted from its context.
     var isDeleted = false
     /// Why the last snapshot loaded could not give a property its value, if it could not.
-    var loadProblem: ModelContextError?
+    var loadProblem: ModelContextError? {
+        get { loadProblemBox?.problem }
+        set { loadProblemBox = newValue.map(LoadProblem.init) }
+    }
+    /// ``loadProblem``, kept out of line: rare, and larger than the rest of the backing data.
+    private var loadProblemBox: LoadProblem?
 
-    let description = ModelDescription.of(Model.self)
+    let description: ModelDescription
     /// The model's persisted `let`s, whose values live in the object.
     let storedLets = StoredLetProperties.of(Model.self)
 
     /// Backing data for a new model (a temporary identifier).
     init() {
-        persistentModelID = .temporary(entityName: ModelDescription.entityName(of: Model.self))
+        description = ModelDescription.of(Model.self)
+        values = ModelValues(description)
+        persistentModelID = .temporary(entityName: description.entityName)
     }
 
     /// Backing data holding a fetched snapshot.
     init(snapshot: DefaultSnapshot, context: ModelContext) {
+        description = ModelDescription.of(Model.self)
+        values = ModelValues(description)
         persistentModelID = snapshot.persistentIdentifier
         self.context = context
         load(snapshot)
@@ -58,7 +67,7 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
     /// written by another program) takes the property's initial value, if it has one; the
     /// first such problem is kept in ``loadProblem`` (a fetch throws it).
     func load(_ snapshot: DefaultSnapshot) {
-        values = [:]
+        values.removeAll()
         loadProblem = nil
         for property in description.properties {
             let value = snapshot.values[property.name] ?? .null
@@ -133,9 +142,13 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
             let old = destinations(of: property)
             values[key] = newValue
             let new = ModelContext.models(in: newValue)
+            // By identity, in time linear in the list (appending to a long list, one item at a
+            // time, must not cost the square of its length each time).
+            let oldObjects = Set(old.map(ObjectIdentifier.init))
+            let newObjects = Set(new.map(ObjectIdentifier.init))
             context.relationshipDidChange(
-                of: model, property: property, removed: old.filter { item in !new.contains { $0 === item } },
-                added: new.filter { item in !old.contains { $0 === item } })
+                of: model, property: property, removed: old.filter { !newObjects.contains(ObjectIdentifier($0)) },
+                added: new.filter { !oldObjects.contains(ObjectIdentifier($0)) })
         } else {
             values[key] = newValue
         }
@@ -175,7 +188,7 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
     /// - Throws: ``ModelContextError/unencodableValue(_:property:reason:)`` when a `Codable`
     ///   value's `encode(to:)` throws.
     func snapshot() throws -> DefaultSnapshot {
-        var snapshotValues: [String: SnapshotValue] = [:]
+        var snapshotValues = [String: SnapshotValue](minimumCapacity: description.properties.count)
         for property in description.properties {
             switch property.kind {
             case .attribute(let coding, _):
@@ -207,6 +220,12 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
         }
         return DefaultSnapshot(persistentIdentifier: persistentModelID, values: snapshotValues)
     }
+}
+
+/// A problem met loading a model's values (see ``DefaultBackingData/loadProblem``).
+private final class LoadProblem {
+    let problem: ModelContextError
+    init(_ problem: ModelContextError) { self.problem = problem }
 }
 
 /// What a context needs of any model's backing data, whatever the model type.

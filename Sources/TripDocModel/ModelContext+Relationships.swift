@@ -44,15 +44,10 @@ extension ModelContext {
         of model: any PersistentModel, property: ModelDescription.Property, removed: [any PersistentModel],
         added: [any PersistentModel]
     ) {
-        let description = model.backing.description
-        let others = ModelDescription.counterparts(of: property, in: description)
+        let sides = model.backing.description.otherSides(of: property)
+        let others = sides.counterparts
         // Relationships of the model holding the same other side (several sharing an inverse).
-        let siblings = description.properties.filter { sibling in
-            sibling.name != property.name && sibling.isRelationship
-                && ModelDescription.counterparts(of: sibling, in: description).contains { other in
-                    others.contains { $0.name == other.name }
-                }
-        }
+        let siblings = sides.siblings
         for destination in removed where !added.contains(where: { $0 === destination }) {
             let stillHeld = siblings.contains { sibling in
                 model.backing.destinations(of: sibling).contains { $0 === destination }

@@ -66,6 +66,34 @@ final class ModelDescription: @unchecked Sendable {
     func property(for keyPath: AnyKeyPath) -> Property? { indexByKeyPath[keyPath].map { properties[$0] } }
     func property(named name: String) -> Property? { indexByName[name].map { properties[$0] } }
 
+    /// Where the other side of a relationship is kept (see ``otherSides(of:)``).
+    struct OtherSides {
+        /// The destination's relationships holding the other side (``counterparts(of:in:)``).
+        let counterparts: [Property]
+        /// This model's other relationships holding the same other side (several sharing an
+        /// inverse): a destination one of them still holds keeps the model in its inverse.
+        let siblings: [Property]
+    }
+
+    private let otherSidesLock = NSLock()
+    private var otherSidesByName: [String: OtherSides] = [:]
+
+    /// The other side of the relationship `property`, worked out on first use: every change to
+    /// a relationship asks for it.
+    func otherSides(of property: Property) -> OtherSides {
+        if let known = otherSidesLock.withLock({ otherSidesByName[property.name] }) { return known }
+        let counterparts = Self.counterparts(of: property, in: self)
+        let siblings = properties.filter { sibling in
+            sibling.name != property.name && sibling.isRelationship
+                && Self.counterparts(of: sibling, in: self).contains { other in
+                    counterparts.contains { $0.name == other.name }
+                }
+        }
+        let sides = OtherSides(counterparts: counterparts, siblings: siblings)
+        otherSidesLock.withLock { otherSidesByName[property.name] = sides }
+        return sides
+    }
+
     private static let lock = NSLock()
     nonisolated(unsafe) private static var cache: [ObjectIdentifier: ModelDescription] = [:]
 

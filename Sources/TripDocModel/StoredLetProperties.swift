@@ -66,7 +66,7 @@ struct StoredLetProperties: @unchecked Sendable {
     }
 
     /// Writes the values `values` holds for the `let`s into `model`'s fields.
-    func restore(in model: AnyObject, from values: [AnyKeyPath: Any]) {
+    func restore(in model: AnyObject, from values: ModelValues) {
         guard !fields.isEmpty else { return }
         let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(model).toOpaque())
         for field in fields {

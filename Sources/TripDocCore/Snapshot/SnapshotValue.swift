@@ -119,6 +119,16 @@ extension SnapshotValue {
         }
     }
 
+    /// Whether this value refers to an identifier that satisfies `predicate` (never, for an
+    /// attribute value): what ``referencedIdentifiers`` tells, without making an array.
+    public func refers(where predicate: (PersistentIdentifier) throws -> Bool) rethrows -> Bool {
+        switch self {
+        case .reference(let id): try predicate(id)
+        case .references(let ids): try ids.contains(where: predicate)
+        default: false
+        }
+    }
+
     /// The value with every reference rewritten through `remap`; attribute values are unchanged.
     public func remappingReferences(_ remap: (PersistentIdentifier) -> PersistentIdentifier) -> SnapshotValue {
         switch self {

@@ -219,21 +219,28 @@ struct SaveChangesWorkspace {
                 }
             }
         }
+        // Each entity's relationships with an inverse, worked out once per save (a bulk insert
+        // passes here once per model).
+        var inversesByEntity: [String: [Inverses]] = [:]
         for (id, previous) in saved {
             guard let snapshot = current(id), let entity = entities[id.entityName] else { continue }
-            for relationship in entity.relationships {
-                let others = counterparts(of: relationship, in: entity)
-                guard let inverse = others.first else { continue }
-                // Relationships of this model holding the same other side (several sharing an
-                // inverse): a destination one of them still holds keeps the model in its inverse.
-                let siblings = entity.relationships.filter { sibling in
-                    sibling.name != relationship.name
-                        && counterparts(of: sibling, in: entity).contains { other in others.contains { $0.name == other.name } }
-                }
-                let before = previous?.values[relationship.name]?.referencedIdentifiers ?? []
-                let after = snapshot.values[relationship.name]?.referencedIdentifiers ?? []
+            let inverses: [Inverses]
+            if let known = inversesByEntity[entity.name] {
+                inverses = known
+            } else {
+                inverses = self.inverses(of: entity)
+                inversesByEntity[entity.name] = inverses
+            }
+            for plan in inverses {
+                let (relationship, others, inverse, siblings) = (plan.relationship, plan.others, plan.inverse, plan.siblings)
+                let beforeValue = previous?.values[relationship.name]
+                let afterValue = snapshot.values[relationship.name]
+                // An update that leaves the relationship as it was changes no other side.
+                if previous != nil, beforeValue == afterValue { continue }
+                let before = beforeValue?.referencedIdentifiers ?? []
+                let after = afterValue?.referencedIdentifiers ?? []
                 for target in before where !after.contains(target) {
-                    let stillHeld = siblings.contains { snapshot.values[$0.name]?.referencedIdentifiers.contains(target) == true }
+                    let stillHeld = siblings.contains { snapshot.values[$0.name]?.refers { $0 == target } == true }
                     guard !stillHeld else { continue }
                     for other in others { remove(id, from: other, of: target) }
                 }
@@ -242,7 +249,7 @@ struct SaveChangesWorkspace {
                     // A shared inverse gaining a model that already holds the destination in one
                     // of the relationships sharing it: nothing to add.
                     if others.count > 1,
-                        others.contains(where: { destination.values[$0.name]?.referencedIdentifiers.contains(id) == true })
+                        others.contains(where: { destination.values[$0.name]?.refers { $0 == id } == true })
                     {
                         continue
                     }
@@ -265,6 +272,31 @@ struct SaveChangesWorkspace {
         for (id, previous) in touched.sorted(by: { $0.key < $1.key }) where !recorded.contains(id) {
             guard let entity = entities[id.entityName], let snapshot = current(id) else { continue }
             recordUpdate(from: previous, to: snapshot, entity: entity)
+        }
+    }
+
+    /// A relationship with an inverse, and what keeping its other side consistent needs.
+    struct Inverses {
+        let relationship: Schema.Relationship
+        /// The destination's relationships holding the other side (see ``counterparts(of:in:)``).
+        let others: [Schema.Relationship]
+        /// The first of `others`.
+        let inverse: Schema.Relationship
+        /// Relationships of the same entity holding the same other side (several sharing an
+        /// inverse): a destination one of them still holds keeps the model in its inverse.
+        let siblings: [Schema.Relationship]
+    }
+
+    /// `entity`'s relationships that have an inverse.
+    func inverses(of entity: Schema.Entity) -> [Inverses] {
+        entity.relationships.compactMap { relationship in
+            let others = counterparts(of: relationship, in: entity)
+            guard let inverse = others.first else { return nil }
+            let siblings = entity.relationships.filter { sibling in
+                sibling.name != relationship.name
+                    && counterparts(of: sibling, in: entity).contains { other in others.contains { $0.name == other.name } }
+            }
+            return Inverses(relationship: relationship, others: others, inverse: inverse, siblings: siblings)
         }
     }
 
@@ -382,7 +414,7 @@ struct SaveChangesWorkspace {
         // at in order, so that the error names the first in the order of identifiers.
         func dangles(_ identifier: PersistentIdentifier) -> Bool {
             guard let snapshot = current(identifier) else { return false }
-            return snapshot.values.values.contains { value in value.referencedIdentifiers.contains { current($0) == nil } }
+            return snapshot.values.values.contains { value in value.refers { current($0) == nil } }
         }
         guard identifiers.contains(where: dangles) else { return }
         for identifier in identifiers.sorted() {
