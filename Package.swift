@@ -12,6 +12,15 @@ let package = Package(
         // The document model and the three formats without the typed layer (and its macros):
         // what tools that only read and write documents need, such as the fuzz targets in Fuzz/.
         .library(name: "TripDocDocuments", targets: ["TripDocCore", "TripDocJSON", "TripDocPlist", "TripDocBundle"]),
+        // What the command does, as a library: reading any document, converting, diffing,
+        // inspecting, patching, merging (DocumentFormats, DocumentFile, DocumentDiff, …).
+        .library(name: "TripDocKit", targets: ["TripDocKit"]),
+        // The `tripdoc` command itself, for a package that adds a format: its tool's main.swift
+        // is `TripDocTool.main(commandName:adding:)` (see samples/JSONLines).
+        .library(name: "TripDocCommandLine", targets: ["TripDocCommandLine"]),
+        // Documents with every attribute type at its edges, and random ones: what a format's
+        // round-trip tests read and write (samples/JSONLines' tests use them).
+        .library(name: "TripDocTestSupport", targets: ["TripDocTestSupport"]),
         .executable(name: "tripdoc", targets: ["tripdoc"]),
     ],
     dependencies: [
@@ -66,15 +75,13 @@ let package = Package(
         .target(name: "SwiftData", dependencies: ["TripDoc"]),
         // What the command-line tool does, as a library: sample, show, inspect, convert.
         .target(name: "TripDocKit", dependencies: ["TripDoc"]),
-        // The command-line tool: argument parsing only.
-        .executableTarget(
-            name: "tripdoc",
-            dependencies: [
-                "TripDocKit",
-                "CJemalloc",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
-        ),
+        // The command-line tool's subcommands and argument parsing, as a library whose
+        // `TripDocTool.main` takes the formats a package adds.
+        .target(
+            name: "TripDocCommandLine",
+            dependencies: ["TripDocKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        // The command-line tool: TripDocCommandLine with tripdoc's own formats, on jemalloc.
+        .executableTarget(name: "tripdoc", dependencies: ["TripDocCommandLine", "CJemalloc"]),
         // Writes and checks man/tripdoc.1 from the tool's help (scripts/generate-man).
         .executableTarget(
             name: "tripdoc-manual", dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]),

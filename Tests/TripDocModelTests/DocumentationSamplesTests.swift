@@ -3,16 +3,21 @@ import Testing
 
 /// The Swift samples of the DocC articles are quoted from code that is compiled and tested: each
 /// ```swift block of every article under Sources/*/*.docc must appear, line for line (indentation
-/// aside), in one file under Tests/. A sample that drifts from the code fails here.
+/// aside), in one file under Tests/ or samples/ (the JSON Lines format's package). A sample that
+/// drifts from the code fails here.
 @Suite struct DocumentationSamplesTests {
     /// The package's root folder.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// Every file under `folder` whose name ends with `suffix`.
+    /// Every file under `folder` whose name ends with `suffix`, hidden folders (a package's
+    /// `.build`) left out.
     static func files(under folder: String, endingWith suffix: String) -> [URL] {
         let base = root.appendingPathComponent(folder)
-        guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil) else { return [] }
+        guard
+            let walker = FileManager.default.enumerator(
+                at: base, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])
+        else { return [] }
         return walker.compactMap { $0 as? URL }.filter { $0.path.hasSuffix(suffix) }.sorted { $0.path < $1.path }
     }
 
@@ -58,7 +63,9 @@ import Testing
     }
 
     @Test func everySwiftSampleIsQuotedFromTestedCode() throws {
-        let sources = try Self.files(under: "Tests", endingWith: ".swift").map {
+        let files = Self.files(under: "Tests", endingWith: ".swift") + Self.files(under: "samples", endingWith: ".swift")
+        #expect(files.contains { $0.path.hasSuffix("samples/JSONLines/Sources/TripDocJSONLines/JSONLinesFormat.swift") })
+        let sources = try files.map {
             ($0.lastPathComponent, Self.trimmedLines(try String(contentsOf: $0, encoding: .utf8)))
         }
         for article in Self.articles {
@@ -66,7 +73,7 @@ import Testing
                 let lines = Self.trimmedLines(block)
                 #expect(
                     sources.contains { Self.contains($0.1, run: lines) },
-                    "\(article.lastPathComponent): this sample is not in any file under Tests/:\n\(block)")
+                    "\(article.lastPathComponent): this sample is not in any file under Tests/ or samples/:\n\(block)")
             }
         }
     }

@@ -3,6 +3,7 @@ import TripDocCore
 
 /// Documents that exercise every attribute type at its edges, shared by the test suites.
 public enum EdgeCaseDocuments {
+    /// The store identifier of ``document()`` and of ``identifier(_:)``'s identifiers.
     public static let storeIdentifier = "6F9619FF-8B86-D011-B42D-00C04FC964FF"
 
     /// An entity with one attribute of every type (optional and not), arrays, a composite, and
@@ -39,6 +40,7 @@ public enum EdgeCaseDocuments {
                 uniquenessConstraints: [["string"]])
         ], version: Schema.Version(2, 1, 0))
 
+    /// The identifier of the `Everything` object whose primary key is `key`.
     public static func identifier(_ key: String) -> PersistentIdentifier {
         PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: "Everything", primaryKey: key)
     }

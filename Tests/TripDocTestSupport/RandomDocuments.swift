@@ -8,6 +8,7 @@ import TripDocCore
 public struct RandomDocuments {
     private var state: UInt64
 
+    /// A generator whose documents are the same for the same `seed`.
     public init(seed: UInt64) { state = seed &* 0x9E37_79B9_7F4A_7C15 | 1 }
 
     private mutating func next() -> UInt64 {

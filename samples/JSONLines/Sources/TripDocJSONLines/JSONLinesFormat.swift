@@ -1,36 +1,48 @@
 import Foundation
 import TripDoc
 
-// The format "Writing a document format" (Sources/TripDoc/TripDoc.docc) walks through, kept
-// here so that it compiles and its tests run: the article quotes this file.
+// The format the article "Writing a document format" (Sources/TripDocCore/TripDocCore.docc)
+// walks through, kept here so that it compiles and its tests run: the article quotes this file.
 
 /// JSON Lines: the header, the schema and the history on a line each, then one line per
 /// snapshot, `{"Trip":[{"$id":"1","name":"Tokyo",…}]}`, so that line tools (`grep`, `wc -l`,
 /// `git diff`) see one snapshot per line.
-struct JSONLinesFormat: DefaultDocumentFormat {
-    var name: String { "jsonl" }
-    var fileExtensions: [String] { ["jsonl"] }
-    var signatureDescription: String { #"a JSON Lines document (starting with '{"format":"tripdoc"')"# }
+public struct JSONLinesFormat: DefaultDocumentFormat {
+    /// The format; it has no settings.
+    public init() {}
 
-    func recognizes(_ prefix: Data) -> Bool {
+    /// `jsonl`, what `--to` takes.
+    public var name: String { "jsonl" }
+    /// `jsonl`: an output named `*.jsonl` is written in this format.
+    public var fileExtensions: [String] { ["jsonl"] }
+    /// How the format's files start, for messages.
+    public var signatureDescription: String { #"a JSON Lines document (starting with '{"format":"tripdoc"')"# }
+
+    /// Whether `prefix` starts with the header line's first member, `{"format":"tripdoc"`.
+    public func recognizes(_ prefix: Data) -> Bool {
         prefix.starts(with: Data(#"{"format":"tripdoc""#.utf8))
     }
 
-    func readDocument(from data: Data, file: String, limits: DocumentLimits) throws -> Document {
+    /// Reads a whole document, through the streaming read.
+    public func readDocument(from data: Data, file: String, limits: DocumentLimits) throws -> Document {
         var collector = DocumentCollector()
         try readDocument(from: data, file: file, limits: limits, into: &collector)
         return collector.document!
     }
 
-    func writeDocument(_ document: Document) throws -> Data {
+    /// The document's lines, through the stream writer.
+    public func writeDocument(_ document: Document) throws -> Data {
         try writeDocumentThroughStream(document)
     }
 
-    func makeStreamWriter(sink: @escaping DocumentByteSink) -> any DocumentStreamWriter {
+    /// A writer of one document, a line at a time.
+    public func makeStreamWriter(sink: @escaping DocumentByteSink) -> any DocumentStreamWriter {
         JSONLinesStreamWriter(sink: sink)
     }
 
-    func readDocument<Sink: DocumentDecodingSink>(
+    /// Reads a document line by line and hands it to `sink`: the header, the schema and the
+    /// history, then each entity's snapshots as their lines come.
+    public func readDocument<Sink: DocumentDecodingSink>(
         from data: Data, file: String, limits: DocumentLimits, into sink: inout Sink
     ) throws {
         try limits.checkDocumentSize(data.count, file: file)

@@ -43,7 +43,7 @@ extension TripDocCommand {
         @Option(help: "The new schema: a schema file or a document.")
         var schema: String
 
-        @Option(help: "The format to write: json, plist or bundle. Defaults to the one OUT's extension selects.")
+        @Option(help: "The format to write: \(TripDocCommand.formatNames). Defaults to the one OUT's extension selects.")
         var to: String?
 
         @Flag(help: "Check that IN migrates and print what would change; write nothing.")

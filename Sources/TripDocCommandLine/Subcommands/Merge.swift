@@ -49,7 +49,7 @@ extension TripDocCommand {
         @Option(name: .shortAndLong, help: "The document to write ('-' for standard output).")
         var output: String
 
-        @Option(help: "The format to write: json, plist or bundle. Defaults to the one OUT's extension selects, else OURS'.")
+        @Option(help: "The format to write: \(TripDocCommand.formatNames). Defaults to the one OUT's extension selects, else OURS'.")
         var to: String?
 
         @Option(help: "Write OUT despite conflicts, keeping this side of each: ours or theirs.")

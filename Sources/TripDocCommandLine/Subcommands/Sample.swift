@@ -9,7 +9,7 @@ extension TripDocCommand {
             discussion: """
                 Writes trips with their bucket lists and places to stay, relationships both ways. \
                 The same --trips and --seed always give the same bytes. The format is chosen by the \
-                output's extension (.json, .plist, .tripbundle) or --to. The document is written as \
+                output's extension (\(TripDocCommand.formatExtensions)) or --to. The document is written as \
                 it is made, never whole in memory, so any size takes under 100 MB of memory: a file \
                 atomically (nothing is left if writing fails), standard output as it comes.
 
@@ -31,7 +31,7 @@ extension TripDocCommand {
         @Option(help: "The seed of the generator; the same seed gives the same document.")
         var seed: UInt64 = 1
 
-        @Option(help: "The format to write: json, plist or bundle. Defaults to the one the output's extension selects.")
+        @Option(help: "The format to write: \(TripDocCommand.formatNames). Defaults to the one the output's extension selects.")
         var to: String?
 
         @Flag(

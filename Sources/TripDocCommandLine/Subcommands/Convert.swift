@@ -38,7 +38,7 @@ extension TripDocCommand {
         @Argument(help: "The document to write ('-' for standard output).")
         var output: String
 
-        @Option(help: "The format to write: json, plist or bundle. Defaults to the one OUT's extension selects.")
+        @Option(help: "The format to write: \(TripDocCommand.formatNames). Defaults to the one OUT's extension selects.")
         var to: String?
 
         @Option(help: "The new store's identifier (default: a new UUID).")

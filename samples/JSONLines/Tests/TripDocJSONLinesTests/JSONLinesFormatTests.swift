@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 import TripDoc
+import TripDocJSONLines
 import TripDocTestSupport
 
 /// The JSON Lines format of the guide "Writing a document format": a format written outside
 /// tripdoc's modules, from the public API only, round-trips every document, refuses hostile
-/// input with the file and the line, and works under ``ArchiveStore`` and `@Model` code.
+/// input with the file and the line, and works under `ArchiveStore` and `@Model` code.
 @Suite struct JSONLinesFormatTests {
     let scratch: ScratchFolder
 

@@ -1,18 +1,17 @@
 import ArgumentParser
-import CJemalloc
 import Foundation
 import TripDoc
 import TripDocKit
 
-/// `tripdoc`: SwiftData-style documents on the command line.
-@main
+/// `tripdoc`: SwiftData-style documents on the command line, run by ``TripDocTool``.
 struct TripDocCommand: ParsableCommand {
+    // Made when the command is parsed, after `TripDocTool.main` named the tool and added its formats.
     static let configuration = CommandConfiguration(
-        commandName: "tripdoc",
+        commandName: TripDocTool.commandName,
         abstract: "Create, read, check, convert and migrate tripdoc documents.",
         discussion: """
             A tripdoc document holds a schema, snapshots of models and their history, in one of \
-            these formats: JSON (.json), XML property list (.plist) and zipped bundle (.tripbundle). The format of a document being read is recognised from \
+            these formats: \(Self.formatList). The format of a document being read is recognised from \
             its contents, whatever its name.
 
             Long commands show a progress line on standard error when it is a terminal: inspect, \
@@ -46,11 +45,34 @@ struct TripDocCommand: ParsableCommand {
         ]
     )
 
+    /// The formats, for the help: tripdoc's own with their extensions, then the added ones by
+    /// name with theirs (`jsonl (.jsonl)`).
+    private static var formatList: String {
+        let formats =
+            ["JSON (.json)", "XML property list (.plist)", "zipped bundle (.tripbundle)"]
+            + DocumentFormats.added.map { format in
+                format.fileExtensions.isEmpty
+                    ? format.name : format.name + " (" + format.fileExtensions.map { "." + $0 }.joined(separator: ", ") + ")"
+            }
+        return formats.dropLast().joined(separator: ", ") + " and " + formats.last!
+    }
+
+    /// The names `--to` takes, for the help: `json, plist or bundle`.
+    static var formatNames: String {
+        let names = DocumentFormats.names
+        return names.dropLast().joined(separator: ", ") + " or " + names.last!
+    }
+
+    /// The extensions that choose a format to write, for the help: `.json, .plist, .tripbundle`.
+    static var formatExtensions: String {
+        DocumentFormats.all.flatMap(\.fileExtensions).map { "." + $0 }.joined(separator: ", ")
+    }
+
     /// Runs the command; every failure prints one message on standard error and exits with 2
     /// (usage errors included), `--help` and `--version` exit with 0. Standard output that
     /// cannot be written is such a failure (`> /dev/full`); a closed pipe (`| head -1`) ends the
     /// tool quietly, as it ends `cat`: by `SIGPIPE`, once the output is known to be lost.
-    static func main() {
+    static func runAndExit() -> Never {
         StandardOutput.ignoreBrokenPipeSignal()
         AtomicFileWriter.removeTemporaryFilesOnInterruption()
         var status: Int32 = 0
@@ -69,7 +91,7 @@ struct TripDocCommand: ParsableCommand {
 
     /// Reports `error` and exits: with 0 for `--help` and `--version`, quietly by `SIGPIPE` for a
     /// closed pipe on standard output, with 2 and a message for everything else.
-    private static func fail(_ error: Error) -> Never {
+    static func fail(_ error: Error) -> Never {
         if let error = error as? StandardOutputError, error.isClosedPipe {
             _ = signal(SIGPIPE, SIG_DFL)
             _ = raise(SIGPIPE)
@@ -85,7 +107,7 @@ struct TripDocCommand: ParsableCommand {
         }
         var message = fullMessage(for: error)
         if message.hasPrefix("Error: ") { message.removeFirst("Error: ".count) }
-        StandardOutput.writeToStandardError("tripdoc: error: \(message)\n")
+        StandardOutput.writeToStandardError("\(TripDocTool.commandName): error: \(message)\n")
         Foundation.exit(2)
     }
 }

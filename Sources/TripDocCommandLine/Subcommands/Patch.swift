@@ -43,7 +43,7 @@ extension TripDocCommand {
         @Option(name: .shortAndLong, help: "The document to write ('-' for standard output).")
         var output: String
 
-        @Option(help: "The format to write: json, plist or bundle. Defaults to the one OUT's extension selects, else DOC's.")
+        @Option(help: "The format to write: \(TripDocCommand.formatNames). Defaults to the one OUT's extension selects, else DOC's.")
         var to: String?
 
         @Flag(help: "Apply the patch backwards: DOC is its B, and OUT its A.")
