@@ -160,15 +160,18 @@ public final class DocumentStore<Configuration: DocumentStoreConfiguration>: Dat
     }
 
     /// Saves, reporting every model the save changed, so that a context refreshes only those.
-    func applySave(_ request: DataStoreSaveChangesRequest<DefaultSnapshot>) throws -> AppliedSave {
-        try lock.withLock {
+    func applySave(_ request: consuming DataStoreSaveChangesRequest<DefaultSnapshot>) throws -> AppliedSave {
+        // Handed on, not copied: the save takes the snapshots out of it (see ModelStore.save).
+        var handedOn = Optional(consume request)
+        return try lock.withLock {
             guard configuration.allowsSave else { throw ModelContextError.saveNotAllowed(configuration.name) }
+            let request = handedOn.take()!
             switch backend {
             case .file(let store):
-                return try store.applySave(request)
+                return try store.applySave(consume request)
             case .memory(let memory):
                 return try memory.document.applySaveChanges(
-                    request, timestamp: Date(), processIdentifier: String(ProcessInfo.processInfo.processIdentifier),
+                    consume request, timestamp: Date(), processIdentifier: String(ProcessInfo.processInfo.processIdentifier),
                     bundleIdentifier: ProcessInfo.processInfo.processName)
             }
         }

@@ -32,12 +32,16 @@ extension ModelContext {
                     inserted: try inserted.map { try $0.backing.snapshot() },
                     updated: try changedModels.map { try $0.backing.snapshot() },
                     deleted: try deleted.map { try $0.backing.committed ?? $0.backing.snapshot() })
-                let (result, storeChanged) = try store.save(request)
+                // Kept only for a store that leaves references to inserted models as they were;
+                // tripdoc's own stores are given the request, which spares them copying every
+                // inserted snapshot.
+                let kept = store.store is any RewritesReferencesOnSave ? nil : request
+                let (result, storeChanged) = try store.save(consume request)
                 // This store has the changes now, whatever happens with the next one.
                 commit(inserted: inserted, changed: changedModels, deleted: deleted, remapped: result.remappedIdentifiers)
                 committedAny = true
                 if let storeChanged { changed?.merge(storeChanged) { _, new in new } } else { changed = nil }
-                if try rewriteTemporaryReferences(in: request, remapped: result.remappedIdentifiers, store: store) {
+                if let kept, try rewriteTemporaryReferences(in: kept, remapped: result.remappedIdentifiers, store: store) {
                     changed = nil
                 }
             }
@@ -109,7 +113,7 @@ extension ModelContext {
         in request: DataStoreSaveChangesRequest<DefaultSnapshot>, remapped: [PersistentIdentifier: PersistentIdentifier],
         store: ModelStore
     ) throws -> Bool {
-        guard !(store.store is any RewritesReferencesOnSave), !remapped.isEmpty else { return false }
+        guard !remapped.isEmpty else { return false }
         func refersToInserted(_ snapshot: DefaultSnapshot) -> Bool {
             snapshot.values.values.contains { value in
                 switch value {

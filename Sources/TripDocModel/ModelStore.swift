@@ -35,18 +35,20 @@ final class ModelStore {
 
     /// Saves; with every model the save changed when the store reports them (tripdoc's own
     /// stores do), `nil` otherwise.
-    func save(_ request: DataStoreSaveChangesRequest<DefaultSnapshot>) throws
+    func save(_ request: consuming DataStoreSaveChangesRequest<DefaultSnapshot>) throws
         -> (result: DataStoreSaveChangesResult<DefaultSnapshot>, changed: [PersistentIdentifier: DefaultSnapshot?]?)
     {
         if let reporting = store as? any ReportsAppliedSaves {
-            let applied = try reporting.applySave(request)
+            let applied = try reporting.applySave(consume request)
             return (applied.result, applied.changedSnapshots)
         }
-        func open<S: DataStore>(_ store: S) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {
+        func open<S: DataStore>(_ store: S, _ request: DataStoreSaveChangesRequest<DefaultSnapshot>) throws
+            -> DataStoreSaveChangesResult<DefaultSnapshot>
+        {
             let result = try store.save(request as! DataStoreSaveChangesRequest<S.Snapshot>)
             return result as! DataStoreSaveChangesResult<DefaultSnapshot>
         }
-        return (try open(store), nil)
+        return (try open(store, request), nil)
     }
 
     func cachedSnapshots(for identifiers: [PersistentIdentifier], editingState: EditingState) throws
@@ -90,7 +92,10 @@ final class ModelStore {
 /// context refreshes only those models instead of every one it holds.
 protocol ReportsAppliedSaves: AnyObject {
     /// Saves, reporting every model the save changed.
-    func applySave(_ request: DataStoreSaveChangesRequest<DefaultSnapshot>) throws -> AppliedSave
+    ///
+    /// The store may take the request's snapshots and change them in place: a caller that gives
+    /// the request up spares a copy of every inserted snapshot.
+    func applySave(_ request: consuming DataStoreSaveChangesRequest<DefaultSnapshot>) throws -> AppliedSave
 }
 
 /// A store whose document a context may read directly, indexes included (tripdoc's own), so

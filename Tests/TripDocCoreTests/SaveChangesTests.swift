@@ -112,6 +112,25 @@ import TripDocCore
         #expect(document.countsByEntity["Trip"] == 1)
     }
 
+    /// An upsert's nil attribute is a value the inserted object holds, and wins like any other;
+    /// only a relationship it holds nothing in keeps the existing model's.
+    @Test func anUpsertClearsAnAttributeItHoldsNilFor() throws {
+        var (document, _) = try documentWithTokyoTrip()
+        try document.applySaveChanges(
+            DataStoreSaveChangesRequest(updated: [
+                snapshot(id("Trip", "1"), ["name": .string("Tokyo"), "days": .int(7), "note": .string("window seat"),
+                    "items": .references([id("Item", "1"), id("Item", "2")])])
+            ]))
+        let duplicate = temp("Trip", "dup")
+        let result = try document.applySaveChanges(
+            DataStoreSaveChangesRequest(inserted: [
+                snapshot(duplicate, ["name": .string("Tokyo"), "days": .int(7), "note": .null, "items": .references([])])
+            ]))
+        let upserted = try #require(result.snapshotsToReregister[id("Trip", "1")])
+        #expect(upserted["note"] == .null, "the nil the insert holds replaces the note")
+        #expect(upserted["items"] == .references([id("Item", "1"), id("Item", "2")]), "the empty list keeps the items")
+    }
+
     @Test func updateThatCollidesOnAUniquenessConstraintIsRefused() throws {
         var (document, _) = try documentWithTokyoTrip()
         try document.applySaveChanges(

@@ -161,6 +161,10 @@ extension Schema {
 
         /// The names of all properties, attributes first.
         public var propertyNames: [String] { attributes.map(\.name) + relationships.map(\.name) }
+        /// Whether the entity has an attribute or a relationship called `name`.
+        public func hasProperty(named name: String) -> Bool {
+            attributePositions[name] != nil || relationshipPositions[name] != nil
+        }
     }
 
     /// A persisted value of an entity.

@@ -39,6 +39,17 @@ public struct DefaultSnapshot: DataStoreSnapshot, Hashable {
             })
     }
 
+    /// Rewrites the references to the identifiers `remappedIdentifiers` maps, in place: only the
+    /// values holding one change, so a snapshot nothing else shares is not copied.
+    mutating func remapReferences(_ remappedIdentifiers: [PersistentIdentifier: PersistentIdentifier]) {
+        guard !remappedIdentifiers.isEmpty else { return }
+        for index in values.indices {
+            let value = values.values[index]
+            guard value.refers(where: { remappedIdentifiers[$0] != nil }) else { continue }
+            values.values[index] = value.remappingReferences { remappedIdentifiers[$0] ?? $0 }
+        }
+    }
+
     /// A copy with every identifier (its own and every reference) rewritten through `remap`.
     public func remapped(_ remap: (PersistentIdentifier) -> PersistentIdentifier) -> DefaultSnapshot {
         DefaultSnapshot(

@@ -181,7 +181,7 @@ public final class ArchiveStore {
     /// save changed (see ``IndexedDocument/applySaveChanges(_:timestamp:processIdentifier:bundleIdentifier:keepingInsertedIdentifiers:)``).
     ///
     /// - Throws: ``SaveChangesError`` (nothing is written), or a read or write error.
-    public func applySave(_ request: DataStoreSaveChangesRequest<DefaultSnapshot>) throws -> AppliedSave {
+    public func applySave(_ request: consuming DataStoreSaveChangesRequest<DefaultSnapshot>) throws -> AppliedSave {
         let lock = try DocumentFileLock(documentPath: path)
         defer { withExtendedLifetime(lock) {} }
         try checkUnchanged()
@@ -192,7 +192,7 @@ public final class ArchiveStore {
         let applied: AppliedSave
         do {
             applied = try document.applySaveChanges(
-                request, timestamp: Date(), processIdentifier: String(ProcessInfo.processInfo.processIdentifier),
+                consume request, timestamp: Date(), processIdentifier: String(ProcessInfo.processInfo.processIdentifier),
                 bundleIdentifier: ProcessInfo.processInfo.processName)
         } catch {
             cached = (loadedStamp, document)

@@ -27,7 +27,7 @@ extension Document {
     /// - Throws: ``SaveChangesError``; the document is unchanged.
     @discardableResult
     public mutating func applySaveChanges(
-        _ request: DataStoreSaveChangesRequest<DefaultSnapshot>, timestamp: Date = Date(),
+        _ request: consuming DataStoreSaveChangesRequest<DefaultSnapshot>, timestamp: Date = Date(),
         processIdentifier: String? = nil, bundleIdentifier: String? = nil, keepingInsertedIdentifiers: Bool = false
     ) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {
         var indexed = IndexedDocument(self)
@@ -36,7 +36,7 @@ extension Document {
         history = DocumentHistory()
         defer { history = indexed.history }
         let applied = try indexed.applySaveChanges(
-            request, timestamp: timestamp, processIdentifier: processIdentifier, bundleIdentifier: bundleIdentifier,
+            consume request, timestamp: timestamp, processIdentifier: processIdentifier, bundleIdentifier: bundleIdentifier,
             keepingInsertedIdentifiers: keepingInsertedIdentifiers)
         self = indexed.document
         return applied.result

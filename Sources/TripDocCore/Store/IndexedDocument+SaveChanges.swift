@@ -30,14 +30,15 @@ extension IndexedDocument {
     /// - Throws: ``SaveChangesError``; the document is unchanged.
     @discardableResult
     public mutating func applySaveChanges(
-        _ request: DataStoreSaveChangesRequest<DefaultSnapshot>, timestamp: Date = Date(),
+        _ request: consuming DataStoreSaveChangesRequest<DefaultSnapshot>, timestamp: Date = Date(),
         processIdentifier: String? = nil, bundleIdentifier: String? = nil, keepingInsertedIdentifiers: Bool = false
     ) throws -> AppliedSave {
-        let worked = try workedOut(request, keepingInsertedIdentifiers: keepingInsertedIdentifiers)
+        let author = request.editingState.author
+        let worked = try workedOut(consume request, keepingInsertedIdentifiers: keepingInsertedIdentifiers)
         var transaction: HistoryTransactionRecord?
         if !worked.changes.isEmpty {
             transaction = HistoryTransactionRecord(
-                transactionIdentifier: history.nextTransactionIdentifier, author: request.editingState.author,
+                transactionIdentifier: history.nextTransactionIdentifier, author: author,
                 timestamp: timestamp, bundleIdentifier: bundleIdentifier, processIdentifier: processIdentifier,
                 changes: worked.changes)
         }
@@ -50,7 +51,7 @@ extension IndexedDocument {
     /// The save worked out against the document as it is. The workspace, which shares the
     /// document's storage, is gone when this returns, so that taking the changes in does not
     /// copy the document.
-    private func workedOut(_ request: DataStoreSaveChangesRequest<DefaultSnapshot>, keepingInsertedIdentifiers: Bool) throws
+    private func workedOut(_ request: consuming DataStoreSaveChangesRequest<DefaultSnapshot>, keepingInsertedIdentifiers: Bool) throws
         -> (
             result: DataStoreSaveChangesResult<DefaultSnapshot>, overlay: [PersistentIdentifier: DefaultSnapshot?],
             header: DocumentHeader, changes: [HistoryChangeRecord]
@@ -58,7 +59,7 @@ extension IndexedDocument {
     {
         var working = SaveChangesWorkspace(base: self)
         working.keepsInsertedIdentifiers = keepingInsertedIdentifiers
-        let result = try working.apply(request)
+        let result = try working.apply(consume request)
         return (result, working.overlay, working.header, working.changes)
     }
 }

@@ -49,20 +49,28 @@ struct SaveChangesWorkspace {
     }
 
     mutating func apply(
-        _ request: DataStoreSaveChangesRequest<DefaultSnapshot>
+        _ request: consuming DataStoreSaveChangesRequest<DefaultSnapshot>
     ) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {
         guard base.problems.isEmpty else { throw SaveChangesError.documentHasProblems(base.problems) }
+        // The inserted snapshots are taken out of the request one by one as they go into the
+        // document: when the caller gave the request up, nothing else holds their values, which
+        // are then rewritten in place rather than copied (a bulk insert's, all of them).
+        var inserts = request.inserted
+        let updates = request.updated
+        let deletes = request.deleted
+        _ = consume request
 
         // Models this save deletes cannot take an insert as an upsert.
-        deleting = Set(request.deleted.map(\.persistentIdentifier))
+        deleting = Set(deletes.map(\.persistentIdentifier))
 
         // Inserts: decide every new identifier first, so references among them can be rewritten.
         var remapped: [PersistentIdentifier: PersistentIdentifier] = [:]
         var upserted: Set<PersistentIdentifier> = []
-        var pendingInserts: [(PersistentIdentifier, DefaultSnapshot)] = []
+        // Each insert's permanent identifier, and where its snapshot is in `inserts`.
+        var pendingInserts: [(PersistentIdentifier, index: Int)] = []
         if keepsInsertedIdentifiers {
             // Kept identifiers first, so that the keys minted below pass over all of them.
-            for snapshot in request.inserted {
+            for snapshot in inserts {
                 let original = snapshot.persistentIdentifier
                 guard !original.isTemporary, original.storeIdentifier == storeIdentifier, current(original) == nil,
                     entities[original.entityName] != nil, kept.insert(original).inserted
@@ -78,7 +86,7 @@ struct SaveChangesWorkspace {
                 }
             }
         }
-        for snapshot in request.inserted {
+        for (index, snapshot) in inserts.enumerated() {
             let original = snapshot.persistentIdentifier
             guard let entity = entities[original.entityName] else { throw SaveChangesError.unknownEntity(original) }
             guard remapped[original] == nil else { throw SaveChangesError.duplicateIdentifier(original) }
@@ -93,21 +101,29 @@ struct SaveChangesWorkspace {
             if !keepsInsertedIdentifiers, let existing = try existingMatch(for: snapshot, entity: entity) {
                 remapped[original] = existing
                 upserted.insert(existing)
-                pendingInserts.append((existing, snapshot))
+                pendingInserts.append((existing, index))
                 continue
             }
             let permanent = kept.contains(original) ? original : try mintIdentifier(for: entity.name)
             remapped[original] = permanent
-            pendingInserts.append((permanent, snapshot))
+            pendingInserts.append((permanent, index))
             if !keepsInsertedIdentifiers { registerUniqueKeys(of: snapshot, as: permanent, entity: entity) }
         }
         var reregister: [PersistentIdentifier: DefaultSnapshot] = [:]
         var saved: [(PersistentIdentifier, previous: DefaultSnapshot?)] = []
-        for (identifier, snapshot) in pendingInserts {
+        // The identifiers the request gave the inserts, for messages.
+        var originals: [PersistentIdentifier: PersistentIdentifier] = [:]
+        originals.reserveCapacity(pendingInserts.count)
+        for (identifier, index) in pendingInserts {
             let entity = entities[identifier.entityName]!
-            var copy = snapshot.copy(persistentIdentifier: identifier, remappedIdentifiers: remapped)
+            let original = inserts[index].persistentIdentifier
+            if originals[identifier] == nil { originals[identifier] = original }
+            var copy = DefaultSnapshot(persistentIdentifier: identifier, values: [:])
+            swap(&copy, &inserts[index])
+            copy.remapReferences(remapped)
+            copy.persistentIdentifier = identifier
             if let existing = current(identifier) { copy = Self.upsert(copy, onto: existing, entity: entity) }
-            let rewritten = try normalized(copy, entity: entity, reportedAs: snapshot.persistentIdentifier)
+            let rewritten = try normalized(copy, entity: entity, reportedAs: original)
             saved.append((identifier, current(identifier)))
             if let previous = current(identifier) {
                 try checkUniqueness(of: rewritten, replacing: previous, entity: entity)
@@ -120,7 +136,7 @@ struct SaveChangesWorkspace {
             if upserted.contains(identifier) { reregister[identifier] = rewritten }
         }
 
-        for snapshot in request.updated {
+        for snapshot in updates {
             let identifier = remapped[snapshot.persistentIdentifier] ?? snapshot.persistentIdentifier
             guard let entity = entities[identifier.entityName] else { throw SaveChangesError.unknownEntity(identifier) }
             guard let previous = current(identifier) else {
@@ -137,8 +153,8 @@ struct SaveChangesWorkspace {
         keepInversesConsistent(after: saved)
 
         var deleted: Set<PersistentIdentifier> = []
-        let requested = Set(request.deleted.map { remapped[$0.persistentIdentifier] ?? $0.persistentIdentifier })
-        for snapshot in request.deleted {
+        let requested = Set(deletes.map { remapped[$0.persistentIdentifier] ?? $0.persistentIdentifier })
+        for snapshot in deletes {
             let identifier = remapped[snapshot.persistentIdentifier] ?? snapshot.persistentIdentifier
             guard current(identifier) != nil || deleted.contains(identifier) else {
                 throw SaveChangesError.unknownIdentifier(identifier, operation: "delete")
@@ -150,11 +166,9 @@ struct SaveChangesWorkspace {
             try checkUniquenessOfInserts(Set(pendingInserts.map(\.0)).subtracting(deleted), reported: remapped)
         }
 
-        let originals = Dictionary(
-            pendingInserts.map { ($0.0, $0.1.persistentIdentifier) }, uniquingKeysWith: { first, _ in first })
         try checkReferences(of: Array(Set(pendingInserts.map(\.0)).subtracting(deleted)), reported: originals)
         try checkReferences(
-            of: request.updated.map { remapped[$0.persistentIdentifier] ?? $0.persistentIdentifier }
+            of: updates.map { remapped[$0.persistentIdentifier] ?? $0.persistentIdentifier }
                 .filter { !deleted.contains($0) })
 
         return DataStoreSaveChangesResult(
@@ -172,7 +186,8 @@ struct SaveChangesWorkspace {
         for name in entity.propertyNames {
             switch values[name] {
             case nil: values[name] = existing.values[name]
-            case .null?, .references([])? where entity.relationship(named: name) != nil:
+            case .null? where entity.relationship(named: name) != nil,
+                .references([])? where entity.relationship(named: name) != nil:
                 values[name] = existing.values[name] ?? values[name]
             default: break
             }
@@ -356,8 +371,7 @@ struct SaveChangesWorkspace {
         _ snapshot: DefaultSnapshot, entity: Schema.Entity, reportedAs identifier: PersistentIdentifier
     ) throws -> DefaultSnapshot {
         var values = snapshot.values
-        let known = Set(entity.propertyNames)
-        for name in values.keys where !known.contains(name) {
+        for name in values.keys where !entity.hasProperty(named: name) {
             throw SaveChangesError.unknownProperty(identifier, property: name)
         }
         for attribute in entity.attributes {
