@@ -28,6 +28,9 @@ public struct InspectionReport: Codable, Hashable, Sendable {
     public var formatVersion: Int
     public var generator: String
     public var storeIdentifier: String
+    /// Where the document came from (its header's `derivedFrom`, `STORE:N`), when `convert`
+    /// made it; absent from the JSON otherwise.
+    public var derivedFrom: String?
     public var schemaVersion: String
     public var entities: [EntitySummary]
     public var counts: [String: Int]
@@ -86,6 +89,7 @@ public struct InspectionReport: Codable, Hashable, Sendable {
         formatVersion = header.formatVersion
         generator = header.generator
         storeIdentifier = header.storeIdentifier
+        derivedFrom = header.derivedFrom?.description
         schemaVersion = schema.version.description
         entities = schema.entities.map { entity in
             EntitySummary(
@@ -146,6 +150,9 @@ public struct InspectionReport: Codable, Hashable, Sendable {
             "File:              \(file) (\(size) bytes)",
             "Format:            \(format), version \(formatVersion)",
             "Store identifier:  \(storeIdentifier)",
+        ]
+        if let derivedFrom { lines.append("Derived from:      \(derivedFrom) (converted, every key kept)") }
+        lines += [
             "Schema version:    \(schemaVersion)",
             "Generator:         \(generator.isEmpty ? "(unknown)" : generator)",
             "History:           \(historyTransactions) transaction\(historyTransactions == 1 ? "" : "s")"

@@ -41,6 +41,14 @@ import Testing
         let history = try #require(try root("story.json")["history"] as? [String: Any])
         let newest = try #require((history["transactions"] as? [[String: Any]])?.last?["id"] as? Int)
         #expect(header["derivedFrom"] as? String == "\(storyStore):\(newest)")
+        // inspect tells it; a document convert did not make has none.
+        let inspected = try tripdoc.run("inspect", "copy.json")
+        #expect(inspected.stdout.contains("\nDerived from:      \(storyStore):\(newest) (converted, every key kept)\n"))
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(tripdoc.run("inspect", "copy.json", "--json").stdout.utf8)) as? [String: Any])
+        #expect(report["derivedFrom"] as? String == "\(storyStore):\(newest)")
+        #expect(try !tripdoc.run("inspect", "story.json").stdout.contains("Derived from"))
+        #expect(story["derivedFrom"] == nil)
         // A copy of the copy names the first store; a renumbered copy derives from nothing.
         #expect(try tripdoc.run("convert", "copy.json", "copy2.plist").status == 0)
         #expect(try tripdoc.run("convert", "copy2.plist", "copy2.json").status == 0)
