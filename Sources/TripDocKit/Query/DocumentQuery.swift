@@ -39,7 +39,9 @@ public struct DocumentQuery: Sendable {
     /// What a query selected: the document's header and schema with the kept snapshots, and
     /// the tables to print (the followed objects' after the selected ones).
     public struct Selection {
+        /// The document's header and schema with the snapshots kept.
         public var document: Document
+        /// The tables to print: the selected objects', then the followed ones'.
         public var tables: [SnapshotTable]
     }
 

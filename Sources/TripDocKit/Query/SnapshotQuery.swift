@@ -44,6 +44,7 @@ public struct SnapshotQuery: Sendable {
 /// Snapshots reached through to-one relationships, by identifier, holding only the properties a
 /// query reads (see ``SnapshotQuery/relatedProperties``).
 public struct RelatedSnapshots: Sendable {
+    /// The snapshots reached, by identifier.
     public private(set) var snapshots: [PersistentIdentifier: DefaultSnapshot] = [:]
 
     public init() {}
