@@ -20,8 +20,9 @@ import Foundation
 /// atomically (temporary file, `fsync`, `rename`, `fsync` of the folder): the rename is the one
 /// step that switches from the old set to the new, so after a crash or a failure at any point
 /// the pointer names a generation that was complete on disk before the switch. The generation it
-/// replaced is removed after the switch; a generation left by a commit that failed or was killed
-/// is never current and is removed by the next commit.
+/// replaced is removed after the switch (kept when the folder could not be flushed after the
+/// rename, in case the rename does not survive a power loss); a generation left by a commit that
+/// failed or was killed is never current and is removed by the next commit.
 ///
 /// Hold the folder's ``DocumentFileLock`` (`FOLDER.lock`, taken with the folder's path) around a
 /// read and around a commit: a commit removes the generation it replaced, which a reader without

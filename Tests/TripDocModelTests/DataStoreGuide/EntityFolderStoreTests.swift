@@ -7,23 +7,27 @@ import TripDocTestSupport
     import Glibc
 #endif
 
-/// System calls whose `fsync` of one file fails, as a full or failing disk makes it: the
-/// `failing`th flush of a file (counted from 1) fails with `EIO`; every other call is the
-/// system's.
+/// System calls whose `fsync` of one file or folder fails, as a failing disk makes it: the
+/// `failing`th flush of a file (counted from 1), or with `folders` of a folder, fails with `EIO`;
+/// every other call is the system's.
 final class FailingFlushCalls: FileSystemCalls, @unchecked Sendable {
     let real = SystemFileSystemCalls()
     let failing: Int
+    let folders: Bool
     private let lock = NSLock()
     private var flushes = 0
 
-    init(failing: Int) { self.failing = failing }
+    init(failing: Int, folders: Bool = false) {
+        self.failing = failing
+        self.folders = folders
+    }
 
     func open(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 { real.open(path, flags, mode) }
     func write(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Int { real.write(fd, buffer) }
     func fsync(_ fd: Int32) -> Int32 {
         var status = stat()
-        // Folders are flushed too; only files count.
-        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return real.fsync(fd) }
+        // Only files count, or only folders.
+        guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT == S_IFDIR) == folders else { return real.fsync(fd) }
         let count = lock.withLock {
             flushes += 1
             return flushes
@@ -160,6 +164,20 @@ final class FailingFlushCalls: FileSystemCalls, @unchecked Sendable {
             try before.filter { $0.contains("/") }.map { try Data(contentsOf: url.appendingPathComponent($0)) }
                 == beforeContents)
         #expect(try tripNames(in: try container()) == ["Tokyo"])
+    }
+
+    @Test func aFailureAfterTheSwitchLeavesTheNewGenerationCurrentAndWhole() throws {
+        try insertTrip("Tokyo", in: ModelContext(try container()))
+        // A commit flushes the new generation's folder, the store's folder, and the store's
+        // folder again after renaming the pointer: the third fails.
+        let failing = try container(calls: FailingFlushCalls(failing: 3, folders: true))
+        let error = #expect(throws: FileWriteError.self) { try insertTrip("Kyoto", in: ModelContext(failing)) }
+        #expect(error?.operation == .flushFolder)
+        #expect(error?.operation.leavesOriginalIntact == false, "the message says the new files are in place")
+        // The old generation stays, in case the rename does not survive a power loss.
+        #expect(try files().filter { !$0.contains("/") } == ["current", "generation-2", "generation-3"])
+        #expect(try String(contentsOf: url.appendingPathComponent("current"), encoding: .utf8) == "generation-3\n")
+        #expect(try tripNames(in: try self.container()) == ["Kyoto", "Tokyo"])
     }
 
     @Test func aGenerationLeftByAKilledCommitIsNeverReadAndTheNextCommitRemovesIt() throws {
