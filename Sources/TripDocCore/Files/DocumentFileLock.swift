@@ -57,6 +57,7 @@ public final class DocumentFileLock {
     /// returns or throws.
     ///
     /// - Throws: ``FileWriteError`` when the lock cannot be taken, or what `body` throws.
+    @discardableResult
     public static func withLock<Result>(onDocumentAt path: String, _ body: () throws -> Result) throws -> Result {
         let lock = try DocumentFileLock(documentPath: path)
         return try withExtendedLifetime(lock) { try body() }
