@@ -32,6 +32,7 @@ public struct SnapshotSelection: DocumentDecodingSink {
     public var related = RelatedSnapshots()
     /// The document's header and schema, once read.
     public private(set) var header: DocumentHeader?
+    /// The document's schema, once read.
     public private(set) var schema: Schema?
     /// The kept snapshots by entity name, how many each entity has, and how many met the
     /// condition and wanted keys (all of them when there are none).

@@ -47,6 +47,7 @@ public struct RelatedSnapshots: Sendable {
     /// The snapshots reached, by identifier.
     public private(set) var snapshots: [PersistentIdentifier: DefaultSnapshot] = [:]
 
+    /// No snapshots yet.
     public init() {}
 
     /// Keeps `snapshot`'s values of `properties`.
