@@ -165,8 +165,10 @@ public struct JSONWriter: StructuredWriter, DrainableStructuredWriter {
 }
 
 extension JSONWriter {
+    /// How many bytes are written but not yet drained.
     public var bufferedByteCount: Int { output.count }
 
+    /// Hands the bytes written so far to `sink` and forgets them, so that a long document is never whole in memory.
     public mutating func drain(into sink: (UnsafeRawBufferPointer) throws -> Void) rethrows {
         guard !output.isEmpty else { return }
         try output.withUnsafeBytes { try sink($0) }

@@ -24,6 +24,7 @@ extension DocumentDiff {
             var kept = differences
             kept.added = differences.added.filter { inB.contains($0.persistentIdentifier) }
             kept.removed = differences.removed.filter { inA.contains($0.persistentIdentifier) }
+            kept.removedInTermsOfB = differences.removedInTermsOfB.filter { inA.contains($0.persistentIdentifier) }
             kept.changed = differences.changed.filter { inA.contains($0.a) || inB.contains($0.b) }
             return kept
         }

@@ -13,7 +13,7 @@ extension DocumentDiff.Comparison {
             }
         }
         for entity in differences {
-            for snapshot in entity.added + entity.removed { snapshot.values.values.forEach(note) }
+            for snapshot in entity.added + entity.removedInTermsOfB { snapshot.values.values.forEach(note) }
             for object in entity.changed {
                 for change in object.relationships {
                     note(change.old)

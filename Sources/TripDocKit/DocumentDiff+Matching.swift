@@ -83,6 +83,8 @@ extension DocumentDiff {
             case .auto:
                 if a.storeIdentifier == b.storeIdentifier { return .key }
                 if remapTable != nil { return .map }
+                // One converted from the other, or both from one store: convert keeps keys.
+                if a.header.lineage == b.header.lineage { return .key }
                 return hasConstraint ? .unique : .content
             case .unique:
                 return hasConstraint ? .unique : .content
@@ -375,14 +377,15 @@ extension DocumentDiff {
             let (firstHalf, secondHalf) = TwoThreads.run(
                 { changes(in: 0..<middle) }, { changes(in: middle..<matched.count) })
             let changed = firstHalf + secondHalf
-            return EntityDifferences(
+            let removed = fromA.indices.filter { !pairedA[$0 - fromA.startIndex] }.map { fromA[$0].snapshot }
+            var differences = EntityDifferences(
                 entity: entity, strategy: strategies[entity] ?? .content,
                 added: fromB.indices.filter { !pairedB[$0 - fromB.startIndex] }.map { fromB[$0].snapshot },
-                removed: fromA.indices.filter { !pairedA[$0 - fromA.startIndex] }.map { fromA[$0].snapshot }.map { snapshot in
-                    DefaultSnapshot(
-                        persistentIdentifier: snapshot.persistentIdentifier,
-                        values: snapshot.values.mapValues(translated))
-                }, changed: changed)
+                removed: removed, changed: changed)
+            differences.removedInTermsOfB = removed.map { snapshot in
+                DefaultSnapshot(persistentIdentifier: snapshot.persistentIdentifier, values: snapshot.values.mapValues(translated))
+            }
+            return differences
         }
     }
 

@@ -16,6 +16,7 @@ extension DocumentDiff {
             paint("--- \(a.file)  (store \(a.storeIdentifier))", "1"),
             paint("+++ \(b.file)  (store \(b.storeIdentifier))", "1"),
         ]
+        if let lineage = lineageSentence { lines.append(paint("lineage: \(lineage)", "36")) }
         for difference in schemaDifferences { lines.append(paint("schema: \(difference)", "36")) }
         if let history {
             for (transactions, side, mark, code) in [(history.onlyInA, a, "-", "31"), (history.onlyInB, b, "+", "32")] {
@@ -35,10 +36,10 @@ extension DocumentDiff {
             if !entity.changed.isEmpty { counts.append("\(entity.changed.count) changed") }
             lines.append(paint("@@ \(entity.entity) (matched by \(entity.strategy.rawValue)): " + counts.joined(separator: ", ") + " @@", "36"))
             for snapshot in entity.removed {
-                lines.append(paint("- \(snapshot.persistentIdentifier)  \(render(snapshot))", "31"))
+                lines.append(paint("- \(snapshot.persistentIdentifier)  \(render(snapshot, ownNumbering: true))", "31"))
             }
             for snapshot in entity.added {
-                lines.append(paint("+ \(snapshot.persistentIdentifier)  \(render(snapshot))", "32"))
+                lines.append(paint("+ \(snapshot.persistentIdentifier)  \(render(snapshot, ownNumbering: true))", "32"))
             }
             for object in entity.changed {
                 let was = object.a.primaryKey == object.b.primaryKey ? "" : "  (\(object.a) in \(a.file))"
@@ -53,23 +54,44 @@ extension DocumentDiff {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private func render(_ snapshot: DefaultSnapshot) -> String {
-        snapshot.values.sorted { $0.key < $1.key }.filter { $0.value != .null }.map { "\($0.key): \(render($0.value))" }
+    /// How two stores of one lineage are related, for the text form's `lineage:` line; `nil`
+    /// unless the sides are two stores of one lineage.
+    var lineageSentence: String? {
+        guard let root = sharedLineage else { return nil }
+        let relation: String
+        if let token = b.derivedFrom, token.storeIdentifier == a.storeIdentifier {
+            relation = "\(b.file) was converted from \(a.file)'s store at transaction \(token.transactionIdentifier)"
+        } else if let token = a.derivedFrom, token.storeIdentifier == b.storeIdentifier {
+            relation = "\(a.file) was converted from \(b.file)'s store at transaction \(token.transactionIdentifier)"
+        } else {
+            relation = "both were converted from store \(root) (\(a.file) at transaction "
+                + "\(a.derivedFrom?.transactionIdentifier ?? 0), \(b.file) at \(b.derivedFrom?.transactionIdentifier ?? 0))"
+        }
+        let byKey = !entities.isEmpty && entities.allSatisfy { $0.strategy == .key }
+        return relation + (byKey ? "; objects matched by primary key" : "")
+    }
+
+    /// A snapshot's values for the text form. An added or removed object's references are in
+    /// its own document's numbering (`ownNumbering`); a changed object's, in B's where the
+    /// target is matched, marked where it is only in A.
+    private func render(_ snapshot: DefaultSnapshot, ownNumbering: Bool = false) -> String {
+        snapshot.values.sorted { $0.key < $1.key }.filter { $0.value != .null }
+            .map { "\($0.key): \(render($0.value, ownNumbering: ownNumbering))" }
             .joined(separator: ", ")
     }
 
-    /// A value for the text form: strings quoted, references as `Entity/key` (marked when the
-    /// target exists only in A).
-    private func render(_ value: SnapshotValue) -> String {
+    /// A value for the text form: strings quoted, references as `Entity/key` (unless
+    /// `ownNumbering`, marked when the target exists only in A).
+    private func render(_ value: SnapshotValue, ownNumbering: Bool = false) -> String {
         func reference(_ id: PersistentIdentifier) -> String {
-            id.storeIdentifier == b.storeIdentifier || a.storeIdentifier == b.storeIdentifier
+            ownNumbering || id.storeIdentifier == b.storeIdentifier || a.storeIdentifier == b.storeIdentifier
                 ? id.description : "\(id) (only in \(a.file))"
         }
         switch value {
         case .string(let text): return Self.quoted(text)
         case .reference(let id): return reference(id)
         case .references(let ids): return "[" + ids.map(reference).joined(separator: ", ") + "]"
-        case .array(let elements): return "[" + elements.map(render).joined(separator: ", ") + "]"
+        case .array(let elements): return "[" + elements.map { render($0, ownNumbering: ownNumbering) }.joined(separator: ", ") + "]"
         default: return SnapshotTable.render(value)
         }
     }
@@ -172,6 +194,8 @@ extension DocumentDiff {
         }
         writer.key("identical")
         writer.writeBool(isIdentical)
+        writer.key("lineage")
+        if let sharedLineage { writer.writeString(sharedLineage) } else { writer.writeNull() }
         writer.key("schema")
         writer.beginArray()
         for difference in schemaDifferences { writer.writeString(difference) }
@@ -192,6 +216,8 @@ extension DocumentDiff {
 
     private func writeSide(_ side: Side, to writer: inout JSONWriter) {
         writer.beginObject()
+        writer.key("derivedFrom")
+        if let derivedFrom = side.derivedFrom { writer.writeString(derivedFrom.description) } else { writer.writeNull() }
         writer.key("file")
         writer.writeString(side.file)
         writer.key("storeIdentifier")

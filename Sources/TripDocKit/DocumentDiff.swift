@@ -5,14 +5,17 @@ import TripDoc
 /// changed, matched by identity rather than by position, plus differences of schema.
 ///
 /// Identity, per entity (``MatchStrategy``): the same store → primary keys; a remap table from
-/// `convert --remap-table` → its mapping; an entity with a uniqueness constraint → the
+/// `convert --remap-table` → its mapping; two stores of one lineage (one converted from the
+/// other, or both from one store: `DocumentHeader.lineage`) → primary keys, which `convert`
+/// keeps; an entity with a uniqueness constraint → the
 /// constraint's values; otherwise a content fingerprint (attribute values and to-one references
 /// to objects already matched). Relationship changes are told in terms of the matched objects,
 /// once per inverse pair (on the to-one side), so re-pointing one item shows as one change.
 public struct DocumentDiff {
     /// How objects of one entity were matched.
     public enum MatchStrategy: String, Sendable, CaseIterable {
-        /// Choose per entity: key, map, unique or content, in that order of preference.
+        /// Choose per entity: key (one store), map (a remap table), key (one lineage), unique or
+        /// content, in that order of preference.
         case auto
         /// Equal primary keys.
         case key
@@ -26,8 +29,13 @@ public struct DocumentDiff {
 
     /// One side of the comparison.
     public struct Side: Sendable {
+        /// The file, as the caller named it.
         public var file: String
+        /// The side's store identifier.
         public var storeIdentifier: String
+        /// Where the side's document came from (`DocumentHeader.derivedFrom`), if `convert`
+        /// made it.
+        public var derivedFrom: DefaultHistoryToken? = nil
     }
 
     /// A changed value: the property and its value in A and in B. A composite or `Codable`
@@ -35,8 +43,11 @@ public struct DocumentDiff {
     /// property's value (`.address.city`, `.stops[2]`), and `old` and `new` are the field's values
     /// (`.null` where one side has no such field).
     public struct ValueChange: Sendable {
+        /// The property that changed.
         public var property: String
+        /// The value in A (`.null` for nil or no such field).
         public var old: SnapshotValue
+        /// The value in B (`.null` for nil or no such field).
         public var new: SnapshotValue
         /// The path inside the value, empty for the whole value.
         public var field: String = ""
@@ -67,8 +78,11 @@ public struct DocumentDiff {
 
     /// An object present in both documents whose values differ.
     public struct ChangedObject: Sendable {
+        /// The object's identifier in A.
         public var a: PersistentIdentifier
+        /// The object's identifier in B.
         public var b: PersistentIdentifier
+        /// Attribute changes, composite and `Codable` values field by field.
         public var attributes: [ValueChange]
         /// Relationship changes; references are given as B's identifiers where the target is
         /// matched, A's where it was removed.
@@ -77,17 +91,37 @@ public struct DocumentDiff {
 
     /// The differences within one entity.
     public struct EntityDifferences: Sendable {
+        /// The entity's name.
         public var entity: String
+        /// How the entity's objects were matched.
         public var strategy: MatchStrategy
+        /// The objects only B has, as B holds them.
         public var added: [DefaultSnapshot]
+        /// The objects only A has, as A holds them: their references are A's identifiers (their
+        /// own document's numbering).
         public var removed: [DefaultSnapshot]
+        /// The objects both have whose values differ, in B's order.
         public var changed: [ChangedObject]
+        /// ``removed`` with each reference to a matched object given as B's identifier (what a
+        /// patch names), in the same order.
+        var removedInTermsOfB: [DefaultSnapshot] = []
 
+        /// Whether nothing was added, removed or changed.
         public var isEmpty: Bool { added.isEmpty && removed.isEmpty && changed.isEmpty }
     }
 
+    /// The first document (the old one).
     public var a: Side
+    /// The second document (the new one).
     public var b: Side
+    /// The store both documents derive from when they are two stores of one lineage (one
+    /// converted from the other, or both from one store), so that `auto` matched them by primary
+    /// key; `nil` when they are one store, or unrelated.
+    public var sharedLineage: String? {
+        guard a.storeIdentifier != b.storeIdentifier else { return nil }
+        let lineageA = a.derivedFrom?.storeIdentifier ?? a.storeIdentifier
+        return lineageA == (b.derivedFrom?.storeIdentifier ?? b.storeIdentifier) ? lineageA : nil
+    }
     /// Differences of schema, one sentence each.
     public var schemaDifferences: [String]
     /// Per entity present in both schemas, in schema order.
@@ -136,8 +170,8 @@ public struct DocumentDiff {
         remapTable: RemapTable? = nil, entity: String? = nil, ignoring: Set<String> = [],
         history compareHistory: Bool = false
     ) throws {
-        self.a = Side(file: pathA, storeIdentifier: a.storeIdentifier)
-        self.b = Side(file: pathB, storeIdentifier: b.storeIdentifier)
+        self.a = Side(file: pathA, storeIdentifier: a.storeIdentifier, derivedFrom: a.header.derivedFrom)
+        self.b = Side(file: pathB, storeIdentifier: b.storeIdentifier, derivedFrom: b.header.derivedFrom)
         let schemaA = a.schema
         let schemaB = b.schema
         if let entity, schemaA.entity(named: entity) == nil || schemaB.entity(named: entity) == nil {

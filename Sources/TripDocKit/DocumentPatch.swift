@@ -162,7 +162,7 @@ public struct DocumentPatch: Codable, Hashable, Sendable {
                 snapshot.values.values.forEach(note)
                 return Object(key: snapshot.persistentIdentifier.primaryKey, values: present(snapshot.values))
             }
-            changes.removed = differences.removed.map { snapshot in
+            changes.removed = differences.removedInTermsOfB.map { snapshot in
                 snapshot.values.values.forEach(note)
                 return Object(key: snapshot.persistentIdentifier.primaryKey, values: present(snapshot.values))
             }

@@ -93,6 +93,7 @@ public struct DocumentStreamConversion: DocumentDecodingSink {
         var newHeader = header
         newHeader.storeIdentifier = storeIdentifier
         newHeader.generator = TripDocVersion.generator
+        newHeader.derivedFrom = header.derivation(copyingTo: storeIdentifier, history: source)
         try writer.begin(header: newHeader, schema: schema, history: self.history)
     }
 

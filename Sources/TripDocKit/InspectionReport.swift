@@ -7,41 +7,67 @@ import TripDoc
 public struct InspectionReport: Codable, Hashable, Sendable {
     /// One entity of the schema, summarised.
     public struct EntitySummary: Codable, Hashable, Sendable {
+        /// The entity's name.
         public var name: String
+        /// Its attributes, each as `name: Type` (`Type?` when optional).
         public var attributes: [String]
+        /// Its relationships, each as `name: Destination` (`[Destination]` when to-many) and its delete rule.
         public var relationships: [String]
+        /// Its uniqueness constraints, each a list of property names.
         public var uniquenessConstraints: [[String]]
+        /// Its indices, each a list of property names.
         public var indices: [[String]]
     }
 
     /// One integrity problem.
     public struct Problem: Codable, Hashable, Sendable {
+        /// The kind of problem (`danglingReference`, `inverseMismatch`, …).
         public var kind: String
+        /// The model it is about, as `Entity/key`.
         public var identifier: String
+        /// The property it is about, if one.
         public var property: String?
+        /// What is wrong, in words.
         public var message: String
     }
 
+    /// The file, as named on the command line.
     public var file: String
+    /// Its size in bytes.
     public var size: Int
+    /// The format it is in: `json`, `plist` or `bundle`.
     public var format: String
+    /// The header's `formatVersion`.
     public var formatVersion: Int
+    /// The program that wrote it (the header's `generator`).
     public var generator: String
+    /// The store it holds.
     public var storeIdentifier: String
+    /// Where the document came from (its header's `derivedFrom`, `STORE:N`), when `convert`
+    /// made it; absent from the JSON otherwise.
+    public var derivedFrom: String?
+    /// The version of its schema.
     public var schemaVersion: String
+    /// The schema's entities, summarised.
     public var entities: [EntitySummary]
+    /// How many snapshots each entity has, by entity name.
     public var counts: [String: Int]
+    /// How many snapshots the document holds.
     public var snapshots: Int
+    /// How many history transactions it keeps.
     public var historyTransactions: Int
     /// The first and last token of the history kept, or `nil` when it has none.
     public var historyTokenSpan: TokenSpan?
     /// Transactions up to this identifier were deleted (0: none).
     public var historyDeletedThrough: Int64
+    /// Its integrity problems; none for a sound document.
     public var problems: [Problem]
 
     /// The first and last token of a history.
     public struct TokenSpan: Codable, Hashable, Sendable {
+        /// The token of the first transaction kept.
         public var first: String
+        /// The token of the last transaction.
         public var last: String
     }
     /// For an archive format (the bundle), each entry with its sizes, CRC and digest status.
@@ -86,6 +112,7 @@ public struct InspectionReport: Codable, Hashable, Sendable {
         formatVersion = header.formatVersion
         generator = header.generator
         storeIdentifier = header.storeIdentifier
+        derivedFrom = header.derivedFrom?.description
         schemaVersion = schema.version.description
         entities = schema.entities.map { entity in
             EntitySummary(
@@ -146,6 +173,9 @@ public struct InspectionReport: Codable, Hashable, Sendable {
             "File:              \(file) (\(size) bytes)",
             "Format:            \(format), version \(formatVersion)",
             "Store identifier:  \(storeIdentifier)",
+        ]
+        if let derivedFrom { lines.append("Derived from:      \(derivedFrom) (converted, every key kept)") }
+        lines += [
             "Schema version:    \(schemaVersion)",
             "Generator:         \(generator.isEmpty ? "(unknown)" : generator)",
             "History:           \(historyTransactions) transaction\(historyTransactions == 1 ? "" : "s")"

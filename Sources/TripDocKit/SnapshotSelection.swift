@@ -32,11 +32,14 @@ public struct SnapshotSelection: DocumentDecodingSink {
     public var related = RelatedSnapshots()
     /// The document's header and schema, once read.
     public private(set) var header: DocumentHeader?
+    /// The document's schema, once read.
     public private(set) var schema: Schema?
     /// The kept snapshots by entity name, how many each entity has, and how many met the
     /// condition and wanted keys (all of them when there are none).
     public private(set) var snapshots: [String: [DefaultSnapshot]] = [:]
+    /// How many snapshots each entity has, by entity name.
     public private(set) var totals: [String: Int] = [:]
+    /// How many of each entity's snapshots met the condition and the wanted keys, by entity name.
     public private(set) var matches: [String: Int] = [:]
     /// The entity being read: its name, how many of its snapshots were kept, the last primary key.
     private var current: (name: String, kept: Int, lastKey: String?)?

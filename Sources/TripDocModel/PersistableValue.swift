@@ -187,7 +187,9 @@ extension RawRepresentable where RawValue: PersistableValue {
     /// A raw-representable type (an enum with a `String` or `Int` raw value) is stored as its
     /// raw value: declare `extension Kind: PersistableValue {}`.
     public static var attributeType: AttributeType { RawValue.attributeType }
+    /// The raw value's snapshot value.
     public var snapshotValue: SnapshotValue { rawValue.snapshotValue }
+    /// The value whose raw value `snapshotValue` holds; `nil` when it holds none, or no case has it.
     public init?(snapshotValue: SnapshotValue) {
         guard let raw = RawValue(snapshotValue: snapshotValue) else { return nil }
         self.init(rawValue: raw)

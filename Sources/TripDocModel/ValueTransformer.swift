@@ -5,6 +5,7 @@ import TripDocCore
 public struct NSValueTransformerName: RawRepresentable, Hashable, Sendable {
     public var rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// Creates a name, as `NSValueTransformerName("…")` does.
     public init(_ rawValue: String) { self.rawValue = rawValue }
 }
 

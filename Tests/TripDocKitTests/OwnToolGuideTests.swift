@@ -66,7 +66,9 @@ import TripDocTestSupport
         let (first, second) = try DocumentFile.readRecordsOfBoth(tripsPath, copy)
         let diff = try DocumentDiff(first, at: tripsPath, second, at: copy)
         #expect(diff.isIdentical)
-        #expect(diff.entities.map(\.strategy) == [.content, .content, .unique], "BucketListItem, LivingAccommodation, Trip")
+        // The copy records where it came from, and keeps every key: matched by key.
+        #expect(diff.entities.map(\.strategy) == [.key, .key, .key], "BucketListItem, LivingAccommodation, Trip")
+        #expect(diff.sharedLineage == first.storeIdentifier)
         #expect(first.storeIdentifier != second.storeIdentifier)
     }
 

@@ -246,7 +246,9 @@ import Testing
         #expect(try tripdoc.contents("trips.json") == input)
         let copy = String(decoding: try tripdoc.contents("copy.json"), as: UTF8.self)
         #expect(copy.contains(#""storeIdentifier": "NEW-STORE""#))
-        #expect(!copy.contains("C15C0289"))
+        // The old store is named once: in the header, as where the copy came from.
+        #expect(copy.components(separatedBy: "C15C0289").count == 2)
+        #expect(copy.contains(#""derivedFrom": "C15C0289-EC2D-4A91-A7EC-8E65A18DEBBE:0""#))
         let table = try #require(
             try JSONSerialization.jsonObject(with: tripdoc.contents("map.json")) as? [String: Any])
         #expect(table["fromStore"] as? String == "C15C0289-EC2D-4A91-A7EC-8E65A18DEBBE")

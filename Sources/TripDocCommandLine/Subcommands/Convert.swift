@@ -10,7 +10,10 @@ extension TripDocCommand {
             discussion: """
                 Reads IN (its format recognised from its contents) and writes OUT in the format its \
                 extension selects, or --to. OUT is a new store: it gets a new store identifier and \
-                every identifier and reference is remapped to it consistently. IN is never changed; \
+                every identifier and reference is remapped to it consistently. Unless --renumber, \
+                every model keeps its primary key and OUT's header records where it came from \
+                (derivedFrom: IN's store and newest transaction, or what IN itself derives from), \
+                so that tripdoc diff matches IN and OUT, and copies of one source, by key. IN is never changed; \
                 OUT is written atomically, so a failure leaves no partial file. A document with \
                 integrity problems (see tripdoc inspect) is refused.
 

@@ -12,23 +12,30 @@ extension TripDocCommand {
             abstract: "Compare two documents by the identity of their objects.",
             discussion: """
                 A and B may be in any formats. Objects are matched per entity: in the same store by \
-                primary key; with --map by the table convert --remap-table wrote; for an entity with a \
+                primary key; with --map by the table convert --remap-table wrote; in two stores of one \
+                lineage (one converted from the other, or both from one store, as their headers' \
+                derivedFrom say; convert keeps keys) by primary key; for an entity with a \
                 uniqueness constraint by its values (Trip: name, startDate, endDate); otherwise by \
-                content (attribute values and to-one references). Reports schema differences, then per \
+                content (attribute values and to-one references). A "lineage:" line says how two \
+                stores of one lineage are related. Reports schema differences, then per \
                 entity the objects only in A (-), only in B (+) and changed (~, attribute: old → new; \
                 composite and Codable values field by field, as home.city or stops[0].name). \
                 Relationship changes are told once, on the to-one side of an inverse pair, with \
                 references as B's identifiers. Colour when standard output is a terminal (not when \
                 NO_COLOR is set).
 
-                --json prints {"a": {"file", "storeIdentifier"}, "b": {…}, "entities": {ENTITY: \
+                --json prints {"a": {"derivedFrom", "file", "storeIdentifier"}, "b": {…}, "entities": {ENTITY: \
                 {"added": [SNAPSHOT], "changed": [{"a": KEY, "b": KEY, "attributes": {NAME or NAME.FIELD: {"old", \
                 "new"}}, "relationships": {NAME: {"old", "new"}}}], "match": STRATEGY, "removed": \
                 [SNAPSHOT]}}, "history": {"onlyInA": [TOKEN], "onlyInB": [TOKEN]} (with --history), \
-                "identical": BOOL, "schema": [TEXT], "summary": {"added", "changed", "removed"}}. With \
+                "identical": BOOL, "lineage": STORE or null (the store both derive from, when A and B \
+                are two stores of one lineage), "schema": [TEXT], "summary": {"added", "changed", \
+                "removed"}}; derivedFrom is the side's header's (a token, or null). With \
                 --history, transactions only one side has (by identifier, time, author and changes) \
                 are listed as "- history TOKEN" and "+ history TOKEN" and make the documents differ. Snapshots and values are in the document coding of docs/FORMATS.md; \
-                references are "Entity/key" in B, "a:Entity/key" for a target only in A; nil is "".
+                references are "Entity/key" in B, "a:Entity/key" for a target only in A; nil is "". \
+                An added or removed object is shown as its own document holds it: a removed \
+                object's references are A's identifiers.
 
                 --where, with --entity, compares only the objects that meet a condition (the \
                 language of show --where) in A or in B: an object added in B that meets it, one \

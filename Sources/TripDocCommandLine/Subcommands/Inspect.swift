@@ -17,7 +17,8 @@ extension TripDocCommand {
                 on a document).
 
                 --json prints an object with at least: file, size, format, formatVersion, \
-                storeIdentifier, schemaVersion, generator, entities, counts (entity name to \
+                storeIdentifier, derivedFrom (where convert copied it from, STORE:N; absent \
+                otherwise), schemaVersion, generator, entities, counts (entity name to \
                 number of snapshots), snapshots, historyTransactions, historyTokenSpan ({"first", \
                 "last"} or absent), historyDeletedThrough, problems (objects with kind, \
                 identifier, property, message), and for a bundle entries (objects with name, \

@@ -264,12 +264,25 @@ public struct DocumentDecoder {
         var schemaVersion: Schema.Version?
         var storeIdentifier: String?
         var nextPrimaryKeys: [String: Int64] = [:]
+        var derivedFrom: DefaultHistoryToken?
         let start = reader.bookmark
         try decodeObject(
             from: &reader,
-            allowedKeys: ["format", "formatVersion", "generator", "nextPrimaryKeys", "schemaVersion", "storeIdentifier"]
+            allowedKeys: [
+                "derivedFrom", "format", "formatVersion", "generator", "nextPrimaryKeys", "schemaVersion", "storeIdentifier",
+            ]
         ) { key, reader in
             switch key {
+            case "derivedFrom":
+                let valueStart = reader.bookmark
+                let value = try reader.readString()
+                guard let token = DefaultHistoryToken(value) else {
+                    throw failure(
+                        at: valueStart, in: reader,
+                        "derivedFrom must be a history token, STORE:N (the store and transaction the document was "
+                            + "converted from), found '\(value)'")
+                }
+                derivedFrom = token
             case "format":
                 let valueStart = reader.bookmark
                 let value = try reader.readString()
@@ -319,7 +332,7 @@ public struct DocumentDecoder {
         }
         return DocumentHeader(
             format: format, formatVersion: formatVersion, storeIdentifier: storeIdentifier,
-            schemaVersion: schemaVersion, generator: generator, nextPrimaryKeys: nextPrimaryKeys)
+            schemaVersion: schemaVersion, generator: generator, nextPrimaryKeys: nextPrimaryKeys, derivedFrom: derivedFrom)
     }
 
 

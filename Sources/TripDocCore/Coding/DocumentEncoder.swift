@@ -31,6 +31,12 @@ public struct DocumentEncoder {
     /// Writes the header object.
     public func encodeHeader<W: StructuredWriter>(_ header: DocumentHeader, to writer: inout W) {
         writer.beginObject()
+        // Only documents derived from another store have it (convert), so every other document
+        // is written as before.
+        if let derivedFrom = header.derivedFrom {
+            writer.key("derivedFrom")
+            writer.writeString(derivedFrom.description)
+        }
         writer.key("format")
         writer.writeString(header.format)
         writer.key("formatVersion")

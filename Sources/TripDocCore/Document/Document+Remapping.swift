@@ -7,7 +7,8 @@ extension Document {
     /// - Parameters:
     ///   - storeIdentifier: The new store's identifier.
     ///   - renumber: Give fresh primary keys `1, 2, 3, …` per entity, in document order;
-    ///     otherwise each model keeps its primary key.
+    ///     otherwise each model keeps its primary key, and the new document records where it
+    ///     came from (``DocumentHeader/derivedFrom``, from ``DocumentHeader/derivation(copyingTo:history:)``).
     /// - Returns: The new document and the old → new identifier map.
     public func remapped(
         toStore storeIdentifier: String, renumber: Bool = false
@@ -58,6 +59,7 @@ extension Document {
         result.header.storeIdentifier = storeIdentifier
         result.header.generator = TripDocVersion.generator
         result.header.nextPrimaryKeys = nextKeys
+        result.header.derivedFrom = renumber ? nil : header.derivation(copyingTo: storeIdentifier, history: history)
         result.snapshots = ordered.map { $0.remapped(remap) }
         result.history = history.remapped(remap)
         return (result, map)

@@ -300,6 +300,8 @@ public struct FileWriteError: Error, Hashable, Sendable, CustomStringConvertible
         case lock = "locking the document's lock file"
         case appendJournal = "appending the save to the journal"
         case removeJournal = "removing the journal folded into the document"
+        case createFolder = "creating the folder"
+        case flushNewFolder = "flushing the new files' folder to disk"
 
         /// Whether the document still holds its old contents after a failure at this step.
         public var leavesOriginalIntact: Bool { self != .flushFolder && self != .removeJournal }

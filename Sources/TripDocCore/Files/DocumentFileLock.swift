@@ -9,19 +9,30 @@ import Foundation
 #endif
 
 /// An exclusive lock on a document, held on a separate `NAME.lock` file beside it (a lock on the
-/// document itself would be lost when a save renames a new file over it). Saves hold it from
-/// reading the document to renaming the new one, so two writers never interleave.
+/// document itself would be lost when a save renames a new file over it). tripdoc's stores hold
+/// it from reading the document to renaming the new one, so two writers never interleave; a
+/// custom store that takes it around its own read, change and write excludes them too, and they
+/// it. A folder of files (``GenerationFolder``) is locked the same way, on `FOLDER.lock`.
 ///
-/// The corresponding C function is `flock`; the lock is released when the file is closed, also
-/// when the process dies.
-final class DocumentFileLock {
+/// The corresponding C function is `flock`; the lock is released when the lock is deallocated
+/// (prefer ``withLock(onDocumentAt:_:)``, which releases it when its body returns), also when the
+/// process dies. It is not reentrant: a second lock on the same document in the same process
+/// waits for the first to be released.
+public final class DocumentFileLock {
     private let descriptor: Int32
 
-    /// Blocks until the lock of the document at `path` is held.
+    /// The lock file of the document at `path`: `NAME.lock` beside the file the path finally
+    /// names (symbolic links followed).
+    public static func lockPath(forDocumentAt path: String) -> String {
+        AtomicFileWriter.resolvingSymbolicLinks(path) + ".lock"
+    }
+
+    /// Blocks until the lock of the document at `path` is held. The document need not exist.
     ///
-    /// - Throws: ``FileWriteError`` when the lock file cannot be opened or locked.
-    init(documentPath path: String) throws {
-        let lockPath = AtomicFileWriter.resolvingSymbolicLinks(path) + ".lock"
+    /// - Throws: ``FileWriteError`` (operation ``FileWriteError/Operation/lock``) when the lock
+    ///   file cannot be opened or locked, or is a symbolic link or not a regular file.
+    public init(documentPath path: String) throws {
+        let lockPath = Self.lockPath(forDocumentAt: path)
         // Read-only is enough for flock, and lets users without write access to the lock file
         // share it. Never through a symbolic link (one planted there would have the lock file
         // created wherever it points), and never anything but a regular file (opening a FIFO
@@ -42,28 +53,17 @@ final class DocumentFileLock {
         self.descriptor = descriptor
     }
 
+    /// Runs `body` holding the lock of the document at `path`, and releases it when `body`
+    /// returns or throws.
+    ///
+    /// - Throws: ``FileWriteError`` when the lock cannot be taken, or what `body` throws.
+    @discardableResult
+    public static func withLock<Result>(onDocumentAt path: String, _ body: () throws -> Result) throws -> Result {
+        let lock = try DocumentFileLock(documentPath: path)
+        return try withExtendedLifetime(lock) { try body() }
+    }
+
     deinit {
         close(descriptor)
-    }
-}
-
-/// What identifies one version of a document file: a save renames a new file over the old, so
-/// the inode changes with every save, and the size and time with most.
-struct FileStamp: Equatable {
-    var device: UInt64
-    var inode: UInt64
-    var size: Int64
-    var modified: Int64
-    var modifiedNanoseconds: Int64
-
-    /// The stamp of the file `path` finally names, or `nil` when there is none.
-    init?(path: String) {
-        var status = stat()
-        guard stat(AtomicFileWriter.resolvingSymbolicLinks(path), &status) == 0 else { return nil }
-        device = UInt64(status.st_dev)
-        inode = UInt64(status.st_ino)
-        size = Int64(status.st_size)
-        modified = Int64(status.st_mtim.tv_sec)
-        modifiedNanoseconds = Int64(status.st_mtim.tv_nsec)
     }
 }

@@ -213,11 +213,17 @@ extension Schema {
             /// Creates an option from its document spelling.
             public init(rawValue: String) { self.rawValue = rawValue }
 
+            /// The attribute's value is unique among the entity's models (`@Attribute(.unique)`).
             public static let unique = Option(rawValue: "unique")
+            /// The value is kept in the tombstone of a deleted model's history (`.preserveValueOnDeletion`).
             public static let preserveValueOnDeletion = Option(rawValue: "preserveValueOnDeletion")
+            /// SwiftData's `.externalStorage`: a `Data` value a bundle keeps as an entry of its own.
             public static let externalStorage = Option(rawValue: "externalStorage")
+            /// SwiftData's `.ephemeral` (changes tracked, the value not meant to persist); kept in the schema.
             public static let ephemeral = Option(rawValue: "ephemeral")
+            /// SwiftData's `.spotlight` (indexed for search on Apple platforms); kept in the schema, without effect here.
             public static let spotlight = Option(rawValue: "spotlight")
+            /// SwiftData's `.allowsCloudEncryption` (encrypted when synced); kept in the schema, without effect here.
             public static let allowsCloudEncryption = Option(rawValue: "allowsCloudEncryption")
             /// Values go through the named value transformer; they are stored as `Data`.
             public static func transformable(by transformerName: String) -> Option {
@@ -300,8 +306,11 @@ extension Schema {
 
     /// A schema version, `major.minor.patch`.
     public struct Version: Hashable, Sendable, Comparable, Codable, LosslessStringConvertible {
+        /// The major version: a change that old code cannot read.
         public var major: Int
+        /// The minor version.
         public var minor: Int
+        /// The patch version.
         public var patch: Int
 
         /// Creates a version.

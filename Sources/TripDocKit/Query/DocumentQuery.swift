@@ -23,6 +23,7 @@ public struct DocumentQuery: Sendable {
     /// Whether to show, after the object(s), the objects they reference.
     public var follow = false
 
+    /// A query for `entityName`'s snapshots (all entities' when `nil`) that meet `condition`, in the order `sort` gives (reversed when `reversed`), at most `limit` per entity, or the one object `identifier`, and with `follow` the objects they reference.
     public init(
         entityName: String? = nil, condition: String? = nil, sort: String? = nil, reversed: Bool = false,
         limit: Int? = nil, identifier: String? = nil, follow: Bool = false
@@ -39,7 +40,9 @@ public struct DocumentQuery: Sendable {
     /// What a query selected: the document's header and schema with the kept snapshots, and
     /// the tables to print (the followed objects' after the selected ones).
     public struct Selection {
+        /// The document's header and schema with the snapshots kept.
         public var document: Document
+        /// The tables to print: the selected objects', then the followed ones'.
         public var tables: [SnapshotTable]
     }
 

@@ -11,6 +11,7 @@ public struct QueryError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What is wrong and what was expected.
     public var message: String
 
+    /// Creates an error about `span` of `expression`, given to `option`.
     public init(option: String = "--where", expression: String, span: QuerySpan, message: String) {
         self.option = option
         self.expression = expression

@@ -32,9 +32,12 @@ public indirect enum QueryExpression: Hashable, Sendable {
 
 /// Where a part of an expression is: columns counted in characters from 1, `end` exclusive.
 public struct QuerySpan: Hashable, Sendable {
+    /// The first column, from 1.
     public var start: Int
+    /// The column after the last.
     public var end: Int
 
+    /// Creates a span from column `start` to column `end` (exclusive).
     public init(start: Int, end: Int) {
         self.start = start
         self.end = max(end, start + 1)

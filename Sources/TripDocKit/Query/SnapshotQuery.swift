@@ -44,8 +44,10 @@ public struct SnapshotQuery: Sendable {
 /// Snapshots reached through to-one relationships, by identifier, holding only the properties a
 /// query reads (see ``SnapshotQuery/relatedProperties``).
 public struct RelatedSnapshots: Sendable {
+    /// The snapshots reached, by identifier.
     public private(set) var snapshots: [PersistentIdentifier: DefaultSnapshot] = [:]
 
+    /// No snapshots yet.
     public init() {}
 
     /// Keeps `snapshot`'s values of `properties`.
