@@ -302,11 +302,13 @@ enum ZipArchive {
                     entry: record.name, .compressionRatio,
                     limits.exceededMessage(.compressionRatio, subject: "the entry (\(ratio) times)"))
             }
-            total = total.addingReportingOverflow(record.uncompressedSize).partialValue
-            guard total <= limits.maximumDocumentSize, total >= 0 else {
+            let sum = total.addingReportingOverflow(record.uncompressedSize)
+            total = sum.partialValue
+            guard total <= limits.maximumDocumentSize, total >= 0, !sum.overflow else {
+                let size = total >= 0 && !sum.overflow ? "\(total) bytes" : "more than \(Int.max) bytes"
                 throw ZipArchiveError.limitExceeded(
                     entry: record.name, .documentSize,
-                    limits.exceededMessage(.documentSize, subject: "the entries, inflated up to this one,"))
+                    limits.exceededMessage(.documentSize, subject: "the sum of the entries' inflated sizes up to this one (\(size))"))
             }
         }
 
