@@ -302,12 +302,20 @@ enum ZipArchive {
                     entry: record.name, .compressionRatio,
                     limits.exceededMessage(.compressionRatio, subject: "the entry (\(ratio) times)"))
             }
-            total = total.addingReportingOverflow(record.uncompressedSize).partialValue
-            guard total <= limits.maximumDocumentSize, total >= 0 else {
+            let sum = total.addingReportingOverflow(record.uncompressedSize)
+            total = sum.partialValue
+            guard total <= limits.maximumDocumentSize, total >= 0, !sum.overflow else {
+                let size = total >= 0 && !sum.overflow ? "\(total) bytes" : "more than \(Int.max) bytes"
                 throw ZipArchiveError.limitExceeded(
                     entry: record.name, .documentSize,
-                    limits.exceededMessage(.documentSize, subject: "the entries, inflated up to this one,"))
+                    limits.exceededMessage(.documentSize, subject: "the sum of the entries' inflated sizes up to this one (\(size))"))
             }
+        }
+
+        // Each local header names and sizes its entry as the central directory does, or the
+        // archive is refused before anything is inflated.
+        try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            for record in directory.records { try ZipLocalHeader.check(record, in: bytes) }
         }
 
         guard let archive = archive_read_new() else { throw ZipArchiveError.libarchive("cannot start reading") }
@@ -329,8 +337,9 @@ enum ZipArchive {
                     throw ZipArchiveError.damaged(entry: last.map { "after \($0)" }, message(archive))
                 }
                 // libarchive returns entries in the order of their local headers, so this is the
-                // next central-directory record in that order. Its name is taken from there as
-                // UTF-8: libarchive converts names to the C locale and gives up on non-ASCII ones.
+                // next central-directory record in that order; its local header, checked above,
+                // names it as the record does. Its name is the record's, read as UTF-8 (libarchive
+                // converts names to the C locale and gives up on non-ASCII ones).
                 guard ordinal < inFileOrder.count else {
                     throw ZipArchiveError.damaged(
                         entry: last.map { "after \($0)" }, "an entry is not listed in the central directory")
@@ -339,13 +348,6 @@ enum ZipArchive {
                 ordinal += 1
                 let name = record.name
                 last = name
-                if let raw = archive_entry_pathname(header).map({ String(cString: $0) }), raw != name {
-                    throw ZipArchiveError.damaged(
-                        entry: name, "its local header names it '\(raw)', unlike the central directory")
-                }
-                if archive_entry_size_is_set(header) != 0, Int(archive_entry_size(header)) != record.uncompressedSize {
-                    throw ZipArchiveError.damaged(entry: name, "its local header and the central directory disagree on its size")
-                }
                 seen.insert(name)
                 let type = archive_entry_filetype(header)
                 if type == CLibArchive_symbolicLink() { throw ZipArchiveError.symbolicLink(name) }

@@ -31,6 +31,25 @@ import TripDocTestSupport
         #expect(error.message.contains("the manifest names store ELSEWHERE"))
     }
 
+    /// Of a member given twice, the first copy is read (FORMATS 8.5): the same manifest with
+    /// another store's identifier after the right one reads, and before it is refused.
+    @Test(arguments: [true, false])
+    func ofARepeatedManifestMemberTheFirstCopyIsRead(rightOneFirst: Bool) throws {
+        let original = try BundleFormat().writeDocument(EdgeCaseDocuments.document())
+        var entries = try ZipArchive.entries(of: original, limits: .standard)
+        #expect(entries[0].name == "manifest.json")
+        let text = String(decoding: entries[0].data, as: UTF8.self)
+        let member = try #require(text.firstMatch(of: /"storeIdentifier" *: *"[^"]*"/)).output
+        let other = #""storeIdentifier":"ELSEWHERE""#
+        entries[0].data = Data(text.replacingOccurrences(of: member, with: rightOneFirst ? "\(member),\(other)" : "\(other),\(member)").utf8)
+        let data = try ZipArchive.archive(entries)
+        if rightOneFirst {
+            #expect(readError(data) == nil)
+        } else {
+            #expect(readError(data)?.message.contains("the manifest names store ELSEWHERE") == true)
+        }
+    }
+
     @Test func aNewerBundleVersionAsksForANewerTripdoc() throws {
         let error = try #require(readError(try bundle { $0.formatVersion = 2 }))
         #expect(error.message.contains("bundle format version 2 is not one this tripdoc reads"))

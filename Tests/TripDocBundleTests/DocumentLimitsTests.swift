@@ -137,7 +137,7 @@ import TripDocPlist
         var limits = DocumentLimits.standard
         limits.maximumDocumentSize = data.count  // the file fits, its entries inflated do not
         let error = try #require(readError(data, BundleFormat(), limits))
-        #expect(error.message.contains("inflated up to this one, is larger than the document-size limit"), "\(error)")
+        #expect(error.message.contains("the sum of the entries' inflated sizes up to this one ("), "\(error)")
     }
 
     @Test func aStoreReadsUnderItsLimits() throws {

@@ -179,6 +179,31 @@ import Testing
         #expect(try tripdoc.run("inspect", "large.tripbundle").status == 0)
     }
 
+    /// Whether this process may mount a file system (root with CAP_SYS_ADMIN): tried once.
+    static let canMountATemporaryFileSystem: Bool = {
+        guard geteuid() == 0 else { return false }
+        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("tripdoc-mount-\(UUID().uuidString)").path
+        guard mkdir(probe, 0o700) == 0 else { return false }
+        defer { rmdir(probe) }
+        guard mount("tmpfs", probe, "tmpfs", 0, "size=64k") == 0 else { return false }
+        return umount(probe) == 0
+    }()
+
+    /// A full temporary folder (a 1 MiB tmpfs) is reported as full, not as damage.
+    @Test(.enabled(if: canMountATemporaryFileSystem, "needs root to mount a small tmpfs"))
+    func aFullTemporaryFolderIsNotReportedAsDamage() throws {
+        try #require(tripdoc.run("sample", "-o", "large.tripbundle", "--trips", "40000").status == 0)
+        let full = tripdoc.path("full")
+        #expect(mkdir(full, 0o700) == 0)
+        try #require(mount("tmpfs", full, "tmpfs", 0, "size=1m") == 0)
+        defer { umount(full) }
+        let outcome = try tripdoc.run(["inspect", "large.tripbundle"], environment: ["TMPDIR": full])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains("in the temporary folder \(full)/ to keep it aside failed: No space left on device"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("The bundle is not at fault"))
+        #expect(!outcome.stderr.contains("damaged"))
+    }
+
     /// A stream is kept aside in the temporary folder as it arrives, and refused as soon as it
     /// passes the document-size limit, whatever follows.
     @Test func aStreamLargerThanTheLimitIsRefusedWhenItPassesIt() throws {

@@ -102,6 +102,63 @@ import Testing
         #expect(status.st_uid == 1234 && status.st_gid == 4321)
     }
 
+    /// `--force` replaces a file's contents, not its permissions.
+    @Test(arguments: [0o600, 0o640, 0o444, 0o755] as [mode_t])
+    func forceKeepsTheMode(mode: mode_t) throws {
+        #expect(chmod(tripdoc.path("story.json"), mode) == 0)
+        #expect(try tripdoc.run("convert", "trips.json", "story.json", "--force").status == 0)
+        var status = stat()
+        #expect(lstat(tripdoc.path("story.json"), &status) == 0)
+        #expect(status.st_mode & S_IFMT == S_IFREG)
+        #expect(status.st_mode & 0o7777 == mode)
+        #expect(try tripdoc.run("diff", "trips.json", "story.json").status == 0)
+    }
+
+    /// A FIFO, or a device (here `/dev/null`, through a link), named with `--force` is written
+    /// into as a stream and left what it was: never replaced by a regular file.
+    @Test func aFIFOGivenWithForceIsWrittenIntoNotReplaced() throws {
+        let fifo = tripdoc.path("out.fifo")
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let process = Process()
+        process.executableURL = tripdoc.program
+        process.arguments = ["convert", "trips.json", "out.fifo", "--to", "json", "--store-identifier", "S", "--force"]
+        process.currentDirectoryURL = tripdoc.folder
+        try process.run()
+        let received = try #require(FileHandle(forReadingAtPath: fifo)).readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(received == Data(try tripdoc.run("convert", "trips.json", "-", "--to", "json", "--store-identifier", "S").stdout.utf8))
+        var status = stat()
+        #expect(lstat(fifo, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
+    }
+
+    @Test(arguments: [["convert", "trips.json", "null.json", "--force"], ["sample", "-o", "null.json", "--force"]])
+    func aDeviceGivenWithForceIsWrittenIntoNotReplaced(arguments: [String]) throws {
+        try FileManager.default.createSymbolicLink(atPath: tripdoc.path("null.json"), withDestinationPath: "/dev/null")
+        let outcome = try tripdoc.run(arguments)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: tripdoc.path("null.json")) == "/dev/null")
+        var status = stat()
+        #expect(lstat("/dev/null", &status) == 0 && status.st_mode & S_IFMT == S_IFCHR)
+    }
+
+    /// A block device is no stream tripdoc writes into: refused, with and without `--force`,
+    /// and left as it was.
+    @Test(.enabled(if: geteuid() == 0, "only root can make a device node"), arguments: [false, true])
+    func aBlockDeviceIsRefused(force: Bool) throws {
+        let node = tripdoc.path("out.json")
+        // A node for a loop device's numbers; it is never opened.
+        #expect(mknod(node, S_IFBLK | 0o600, dev_t(7 << 8 | 200)) == 0)
+        let outcome = try tripdoc.run(["convert", "trips.json", "out.json"] + (force ? ["--force"] : []))
+        #expect(
+            outcome == .init(
+                status: 2, stdout: "",
+                stderr: "tripdoc: error: cannot write out.json: it is not a regular file, which tripdoc never replaces; "
+                    + "remove it or write elsewhere\n"))
+        var status = stat()
+        #expect(lstat(node, &status) == 0 && status.st_mode & S_IFMT == S_IFBLK)
+    }
+
     @Test func twoConversionsToOneNewOutputNeverBothSucceed() throws {
         for round in 0..<8 {
             let output = "race-\(round).json"

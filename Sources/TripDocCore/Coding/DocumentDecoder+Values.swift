@@ -36,7 +36,8 @@ extension DocumentDecoder {
             guard let value = Self.decimal(from: text) else {
                 throw failure(
                     at: start, in: reader,
-                    "expected a decimal number such as \"12.50\" with at most 38 significant digits, found \"\(text)\"")
+                    "expected a decimal number such as \"12.50\" with at most 38 significant digits, none below 10^-128, "
+                        + "and a magnitude of at most (2^128 - 1) × 10^127 (FORMATS 3.7), found \"\(text)\"")
             }
             return .decimal(value)
         case .date:
