@@ -82,16 +82,10 @@ import TripDocTestSupport
 
     /// Random texts near and inside the grammar, and random `Decimal`s, reproducibly.
     struct RandomDecimals {
-        private var state: UInt64
-        init(seed: UInt64) { state = seed &* 0x9E37_79B9_7F4A_7C15 | 1 }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+        private var random: SplitMix
+        init(seed: UInt64) { random = SplitMix(seed: seed) }
+        mutating func next() -> UInt64 { random.next() }
+        mutating func below(_ bound: Int) -> Int { random.below(bound) }
 
         /// A digit count: often 1 to 3, often 36 to 40, sometimes up to 200.
         mutating func count() -> Int {

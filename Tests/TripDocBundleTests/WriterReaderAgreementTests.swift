@@ -31,19 +31,12 @@ import TripDocTestSupport
 
     /// Values drawn from each type's whole range, reproducibly.
     struct FullRange {
-        private var state: UInt64
+        private var random: SplitMix
 
-        init(seed: UInt64) { state = seed &* 0x9E37_79B9_7F4A_7C15 | 1 }
+        init(seed: UInt64) { random = SplitMix(seed: seed) }
 
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+        mutating func next() -> UInt64 { random.next() }
+        mutating func below(_ bound: Int) -> Int { random.below(bound) }
 
         /// A `Decimal` with a mantissa of up to 128 bits (39 digits) and any exponent Foundation
         /// holds, so some have more digits than documents hold.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TripDocCore
+import TripDocTestSupport
 
 /// A document kept across saves (what a store holds between saves) changes as a document
 /// rebuilt for each save would, and tells what each save changed.
@@ -129,18 +130,4 @@ import TripDocCore
         }
         return DataStoreSaveChangesRequest(inserted: inserted, updated: updated, deleted: deleted)
     }
-}
-
-/// A small deterministic generator (SplitMix64), so that a failing seed can be replayed.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }

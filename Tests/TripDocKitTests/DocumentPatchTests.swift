@@ -2,17 +2,15 @@ import Foundation
 import Testing
 import TripDoc
 import TripDocKit
+import TripDocTestSupport
 
 /// Random edits of a SampleTrips document through the save engine, as an app makes them.
 struct SampleEdits {
-    private var state: UInt64
+    private var random: SplitMix
 
-    init(seed: UInt64) { state = seed &* 0x9E37_79B9_7F4A_7C15 | 1 }
+    init(seed: UInt64) { random = SplitMix(seed: seed) }
 
-    private mutating func below(_ bound: Int) -> Int {
-        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        return Int((state >> 33) % UInt64(bound))
-    }
+    private mutating func below(_ bound: Int) -> Int { random.below(bound) }
 
     /// `document` with some trips renamed and re-dated, items retitled and moved between trips,
     /// trips and items deleted and (with `inserting`) trips and items added; only trips whose

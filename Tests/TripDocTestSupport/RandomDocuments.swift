@@ -6,21 +6,14 @@ import TripDocCore
 /// cycles, a parent/children pair kept consistent both ways, empty entities, and now and then a
 /// to-many relationship of thousands.
 public struct RandomDocuments {
-    private var state: UInt64
+    private var random: SplitMix
 
     /// A generator whose documents are the same for the same `seed`.
-    public init(seed: UInt64) { state = seed &* 0x9E37_79B9_7F4A_7C15 | 1 }
+    public init(seed: UInt64) { random = SplitMix(seed: seed) }
 
-    private mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    private mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-    private mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
+    private mutating func next() -> UInt64 { random.next() }
+    private mutating func below(_ bound: Int) -> Int { random.below(bound) }
+    private mutating func chance(_ percent: Int) -> Bool { random.chance(percent) }
     private mutating func pick<T>(_ choices: [T]) -> T { choices[below(choices.count)] }
 
     static let scalarTypes: [AttributeType] = [
