@@ -18,14 +18,32 @@ final class BackgroundInflation: @unchecked Sendable {
     private var isDone = false
     /// Why the thread ended early.
     private var failure: (any Error)?
+    /// The archive, until the thread takes it. The thread lets go of it before it says it is
+    /// done, so that nothing of the caller's is held by the thread once ``finish()`` or
+    /// ``stop()`` returns (the thread itself may still be ending then).
+    private var archive: Data?
 
     /// Starts inflating the entries of `data` that `including` selects, under `limits`.
     init(of data: Data, limits: DocumentLimits, including: @escaping @Sendable (String) -> Bool) {
-        let thread = Thread { [self] in run(data, limits: limits, including: including) }
+        archive = data
+        let thread = Thread { [self] in run(limits: limits, including: including) }
         thread.start()
     }
 
-    private func run(_ data: Data, limits: DocumentLimits, including: (String) -> Bool) {
+    private func run(limits: DocumentLimits, including: (String) -> Bool) {
+        condition.lock()
+        let data = archive.take()!
+        condition.unlock()
+        let failure = inflate(consume data, limits: limits, including: including)
+        condition.lock()
+        self.failure = failure
+        isDone = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Inflates `data`, handing each entry over as it starts; what ended it early, if anything.
+    private func inflate(_ data: consuming Data, limits: DocumentLimits, including: (String) -> Bool) -> (any Error)? {
         var failure: (any Error)?
         do {
             try ZipArchive.inflate(
@@ -47,11 +65,7 @@ final class BackgroundInflation: @unchecked Sendable {
         } catch {
             failure = error
         }
-        condition.lock()
-        self.failure = failure
-        isDone = true
-        condition.broadcast()
-        condition.unlock()
+        return failure
     }
 
     /// Waits until the entry `name` starts to arrive, and hands it over: each entry is taken
