@@ -110,14 +110,6 @@ public struct DocumentMerge {
         let baseLast = max(base.history.transactions.last?.transactionIdentifier ?? 0, base.history.deletedThrough)
         let own = side.transactions.filter { $0.transactionIdentifier > baseLast }
         guard !own.isEmpty else { return }
-        // What the base and the merged document name, to tell the side's passing objects apart.
-        var inBase: Set<PersistentIdentifier> = []
-        for transaction in base.history.transactions { for change in transaction.changes { inBase.insert(change.changedPersistentIdentifier) } }
-        for entity in base.schema.entities {
-            for record in base.records(of: entity.name) { inBase.insert(record.persistentIdentifier) }
-        }
-        var named = Set(merged.snapshots.map(\.persistentIdentifier))
-        for transaction in merged.history.transactions { for change in transaction.changes { named.insert(change.changedPersistentIdentifier) } }
         var addedByPatch: Set<PersistentIdentifier> = []
         for (entity, changes) in patch.entities {
             for object in changes.added {
@@ -126,17 +118,55 @@ public struct DocumentMerge {
             }
         }
         var renamed = newIdentifiers
+        // Only the objects the side's transactions name are looked up in the base (its records
+        // are in primary-key order) and in the base's and the merged document's histories; the
+        // identifiers the merged document holds or names, a table of every object, are made
+        // only when a passing object needs a new key.
+        var inBaseHistory: Set<PersistentIdentifier> = []
+        var wanted: Set<PersistentIdentifier> = []
+        for transaction in own {
+            for change in transaction.changes where renamed[change.changedPersistentIdentifier] == nil {
+                wanted.insert(change.changedPersistentIdentifier)
+            }
+        }
+        wanted.subtract(addedByPatch)
+        if !wanted.isEmpty {
+            for transaction in base.history.transactions {
+                for change in transaction.changes where wanted.contains(change.changedPersistentIdentifier) {
+                    inBaseHistory.insert(change.changedPersistentIdentifier)
+                }
+            }
+        }
+        func inBase(_ id: PersistentIdentifier) -> Bool {
+            if inBaseHistory.contains(id) { return true }
+            let records = base.records(of: id.entityName)
+            var low = 0
+            var high = records.count
+            while low < high {
+                let middle = (low + high) / 2
+                if PrimaryKeyOrder.precedes(records[middle].primaryKey, id.primaryKey) { low = middle + 1 } else { high = middle }
+            }
+            return low < records.count && records[low].persistentIdentifier == id
+        }
+        var namedByMerged: Set<PersistentIdentifier>?
+        func named() -> Set<PersistentIdentifier> {
+            if let namedByMerged { return namedByMerged }
+            var named = Set(merged.snapshots.map(\.persistentIdentifier))
+            for transaction in merged.history.transactions { for change in transaction.changes { named.insert(change.changedPersistentIdentifier) } }
+            namedByMerged = named
+            return named
+        }
         func identifier(_ id: PersistentIdentifier) -> PersistentIdentifier {
             if let known = renamed[id] { return known }
-            guard !addedByPatch.contains(id), !inBase.contains(id), named.contains(id) else { return id }
+            guard !addedByPatch.contains(id), !inBase(id), named().contains(id) else { return id }
             var next = merged.header.nextPrimaryKeys[id.entityName] ?? 1
             var fresh = merged.identifier(entityName: id.entityName, primaryKey: String(next))
-            while named.contains(fresh) {
+            while named().contains(fresh) {
                 next += 1
                 fresh = merged.identifier(entityName: id.entityName, primaryKey: String(next))
             }
             merged.header.nextPrimaryKeys[id.entityName] = next + 1
-            named.insert(fresh)
+            namedByMerged!.insert(fresh)
             renamed[id] = fresh
             return fresh
         }
