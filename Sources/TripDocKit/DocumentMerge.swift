@@ -73,11 +73,23 @@ public struct DocumentMerge {
             }
         }
         let oursRecords = DocumentRecords(ours)
-        let (toOurs, toTheirs) = TwoThreads.run(
-            { Result { try DocumentPatch(from: base, at: paths.base, to: oursRecords, at: paths.ours) } },
-            { Result { try DocumentPatch(from: base, at: paths.base, to: theirs, at: paths.theirs) } })
-        let oursPatch = try toOurs.get()
-        let theirsPatch = try toTheirs.get()
+        // The two patches on one thread; on the other, the check that applying theirs' patch to
+        // ours needs first (a document with problems is refused), which takes about as long.
+        let (patches, checked) = TwoThreads.run(
+            {
+                Work.patches(
+                    Result {
+                        (
+                            try DocumentPatch(from: base, at: paths.base, to: oursRecords, at: paths.ours),
+                            try DocumentPatch(from: base, at: paths.base, to: theirs, at: paths.theirs)
+                        )
+                    })
+            },
+            { Work.problems(keepConflicts == .theirs ? nil : IntegrityChecker().problems(in: ours)) })
+        guard case .patches(let made) = patches, case .problems(let oursProblems) = checked else {
+            preconditionFailure("each thread does what it was given")
+        }
+        let (oursPatch, theirsPatch) = try made.get()
         conflicts = Self.conflicts(oursPatch, theirsPatch, ours: ours, store: base.storeIdentifier)
         if !conflicts.isEmpty, keepConflicts == nil {
             document = nil
@@ -90,12 +102,18 @@ public struct DocumentMerge {
         let transactionsBefore = merged.history.transactions.count
         let outcome = try patch.apply(
             to: &merged, path: keepConflicts == .theirs ? paths.theirs : paths.ours, reverse: false, partial: false,
-            author: author, timestamp: timestamp, merging: DocumentPatch.MergeRules(excluded: excluded))
+            author: author, timestamp: timestamp, merging: DocumentPatch.MergeRules(excluded: excluded, problems: oursProblems))
         applied = outcome
         Self.keepHistory(
             of: keepConflicts == .theirs ? ours.history : theirs.history, since: base, in: &merged,
             before: transactionsBefore, added: patch, newIdentifiers: outcome.newIdentifiers)
         document = merged
+    }
+
+    /// What one of the merging threads worked out.
+    private enum Work {
+        case patches(Result<(DocumentPatch, DocumentPatch), any Error>)
+        case problems([IntegrityProblem]?)
     }
 
     /// Puts the transactions the merged-in side saved since `base` into `merged`'s history,
