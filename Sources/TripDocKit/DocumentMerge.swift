@@ -90,7 +90,7 @@ public struct DocumentMerge {
             preconditionFailure("each thread does what it was given")
         }
         let (oursPatch, theirsPatch) = try made.get()
-        conflicts = Self.conflicts(oursPatch, theirsPatch, ours: ours, store: base.storeIdentifier)
+        conflicts = Self.conflicts(oursPatch, theirsPatch, ours: oursRecords, store: base.storeIdentifier)
         if !conflicts.isEmpty, keepConflicts == nil {
             document = nil
             applied = nil
@@ -206,7 +206,7 @@ public struct DocumentMerge {
 
     /// The conflicts between base → ours and base → theirs (patches of one store, so keys
     /// name the same objects in both).
-    static func conflicts(_ ours: DocumentPatch, _ theirs: DocumentPatch, ours oursDocument: Document, store: String)
+    static func conflicts(_ ours: DocumentPatch, _ theirs: DocumentPatch, ours oursRecords: DocumentRecords, store: String)
         -> [MergeConflict]
     {
         var conflicts: [MergeConflict] = []
@@ -286,22 +286,37 @@ public struct DocumentMerge {
                 }
             }
             // Added objects that collide on a uniqueness constraint with what ours holds.
-            guard !t.added.isEmpty, let schemaEntity = oursDocument.schema.entity(named: entity),
+            guard !t.added.isEmpty, let schemaEntity = oursRecords.schema.entity(named: entity),
                 !schemaEntity.effectiveUniquenessConstraints.isEmpty
             else { continue }
             let addedByOurs = Set(o.added.map(\.key))
+            // Only the values theirs' added objects hold are looked for among ours' objects.
+            var sought: [[String]: Set<[SnapshotValue]>] = [:]
+            for object in t.added {
+                for constraint in schemaEntity.effectiveUniquenessConstraints {
+                    let key = constraint.map { object.values[$0] ?? .null }
+                    if !key.contains(.null) { sought[constraint, default: []].insert(key) }
+                }
+            }
             var index: [[String]: [[SnapshotValue]: PersistentIdentifier]] = [:]
-            for snapshot in oursDocument.snapshots
-            where snapshot.entityName == entity && !removedByTheirs[entity]!.contains(snapshot.persistentIdentifier.primaryKey) {
+            let records = oursRecords.records(of: entity)
+            // Each constraint's properties by position (the records of an entity are laid out alike).
+            let positions = records.first.map { first in
+                schemaEntity.effectiveUniquenessConstraints.map { constraint in constraint.map { first.position(of: $0) } }
+            }
+            for record in records {
                 // As the merge will leave it: with theirs' new values (a value theirs moved
                 // away from is free for theirs' added objects).
-                var values = snapshot.values
-                for (property, change) in tChanged[snapshot.persistentIdentifier.primaryKey]?.properties ?? [:] {
-                    values[property] = change.new
-                }
-                for constraint in schemaEntity.effectiveUniquenessConstraints {
-                    let key = constraint.map { values[$0] ?? .null }
-                    if !key.contains(.null) { index[constraint, default: [:]][key] = snapshot.persistentIdentifier }
+                let theirChanges = tChanged[record.primaryKey]?.properties
+                for (number, constraint) in schemaEntity.effectiveUniquenessConstraints.enumerated() {
+                    var key: [SnapshotValue] = []
+                    key.reserveCapacity(constraint.count)
+                    for (property, position) in zip(constraint, positions![number]) {
+                        key.append(theirChanges?[property]?.new ?? position.map { record.value(at: $0) } ?? .null)
+                    }
+                    guard sought[constraint]?.contains(key) ?? false, !removedByTheirs[entity]!.contains(record.primaryKey)
+                    else { continue }
+                    index[constraint, default: [:]][key] = record.persistentIdentifier
                 }
             }
             for object in t.added {
