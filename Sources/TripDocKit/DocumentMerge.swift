@@ -73,12 +73,24 @@ public struct DocumentMerge {
             }
         }
         let oursRecords = DocumentRecords(ours)
-        let (toOurs, toTheirs) = TwoThreads.run(
-            { Result { try DocumentPatch(from: base, at: paths.base, to: oursRecords, at: paths.ours) } },
-            { Result { try DocumentPatch(from: base, at: paths.base, to: theirs, at: paths.theirs) } })
-        let oursPatch = try toOurs.get()
-        let theirsPatch = try toTheirs.get()
-        conflicts = Self.conflicts(oursPatch, theirsPatch, ours: ours, store: base.storeIdentifier)
+        // The two patches on one thread; on the other, the check that applying theirs' patch to
+        // ours needs first (a document with problems is refused), which takes about as long.
+        let (patches, checked) = TwoThreads.run(
+            {
+                Work.patches(
+                    Result {
+                        (
+                            try DocumentPatch(from: base, at: paths.base, to: oursRecords, at: paths.ours),
+                            try DocumentPatch(from: base, at: paths.base, to: theirs, at: paths.theirs)
+                        )
+                    })
+            },
+            { Work.problems(keepConflicts == .theirs ? nil : IntegrityChecker().problems(in: ours)) })
+        guard case .patches(let made) = patches, case .problems(let oursProblems) = checked else {
+            preconditionFailure("each thread does what it was given")
+        }
+        let (oursPatch, theirsPatch) = try made.get()
+        conflicts = Self.conflicts(oursPatch, theirsPatch, ours: oursRecords, store: base.storeIdentifier)
         if !conflicts.isEmpty, keepConflicts == nil {
             document = nil
             applied = nil
@@ -90,12 +102,18 @@ public struct DocumentMerge {
         let transactionsBefore = merged.history.transactions.count
         let outcome = try patch.apply(
             to: &merged, path: keepConflicts == .theirs ? paths.theirs : paths.ours, reverse: false, partial: false,
-            author: author, timestamp: timestamp, merging: DocumentPatch.MergeRules(excluded: excluded))
+            author: author, timestamp: timestamp, merging: DocumentPatch.MergeRules(excluded: excluded, problems: oursProblems))
         applied = outcome
         Self.keepHistory(
             of: keepConflicts == .theirs ? ours.history : theirs.history, since: base, in: &merged,
             before: transactionsBefore, added: patch, newIdentifiers: outcome.newIdentifiers)
         document = merged
+    }
+
+    /// What one of the merging threads worked out.
+    private enum Work {
+        case patches(Result<(DocumentPatch, DocumentPatch), any Error>)
+        case problems([IntegrityProblem]?)
     }
 
     /// Puts the transactions the merged-in side saved since `base` into `merged`'s history,
@@ -110,14 +128,6 @@ public struct DocumentMerge {
         let baseLast = max(base.history.transactions.last?.transactionIdentifier ?? 0, base.history.deletedThrough)
         let own = side.transactions.filter { $0.transactionIdentifier > baseLast }
         guard !own.isEmpty else { return }
-        // What the base and the merged document name, to tell the side's passing objects apart.
-        var inBase: Set<PersistentIdentifier> = []
-        for transaction in base.history.transactions { for change in transaction.changes { inBase.insert(change.changedPersistentIdentifier) } }
-        for entity in base.schema.entities {
-            for record in base.records(of: entity.name) { inBase.insert(record.persistentIdentifier) }
-        }
-        var named = Set(merged.snapshots.map(\.persistentIdentifier))
-        for transaction in merged.history.transactions { for change in transaction.changes { named.insert(change.changedPersistentIdentifier) } }
         var addedByPatch: Set<PersistentIdentifier> = []
         for (entity, changes) in patch.entities {
             for object in changes.added {
@@ -126,17 +136,55 @@ public struct DocumentMerge {
             }
         }
         var renamed = newIdentifiers
+        // Only the objects the side's transactions name are looked up in the base (its records
+        // are in primary-key order) and in the base's and the merged document's histories; the
+        // identifiers the merged document holds or names, a table of every object, are made
+        // only when a passing object needs a new key.
+        var inBaseHistory: Set<PersistentIdentifier> = []
+        var wanted: Set<PersistentIdentifier> = []
+        for transaction in own {
+            for change in transaction.changes where renamed[change.changedPersistentIdentifier] == nil {
+                wanted.insert(change.changedPersistentIdentifier)
+            }
+        }
+        wanted.subtract(addedByPatch)
+        if !wanted.isEmpty {
+            for transaction in base.history.transactions {
+                for change in transaction.changes where wanted.contains(change.changedPersistentIdentifier) {
+                    inBaseHistory.insert(change.changedPersistentIdentifier)
+                }
+            }
+        }
+        func inBase(_ id: PersistentIdentifier) -> Bool {
+            if inBaseHistory.contains(id) { return true }
+            let records = base.records(of: id.entityName)
+            var low = 0
+            var high = records.count
+            while low < high {
+                let middle = (low + high) / 2
+                if PrimaryKeyOrder.precedes(records[middle].primaryKey, id.primaryKey) { low = middle + 1 } else { high = middle }
+            }
+            return low < records.count && records[low].persistentIdentifier == id
+        }
+        var namedByMerged: Set<PersistentIdentifier>?
+        func named() -> Set<PersistentIdentifier> {
+            if let namedByMerged { return namedByMerged }
+            var named = Set(merged.snapshots.map(\.persistentIdentifier))
+            for transaction in merged.history.transactions { for change in transaction.changes { named.insert(change.changedPersistentIdentifier) } }
+            namedByMerged = named
+            return named
+        }
         func identifier(_ id: PersistentIdentifier) -> PersistentIdentifier {
             if let known = renamed[id] { return known }
-            guard !addedByPatch.contains(id), !inBase.contains(id), named.contains(id) else { return id }
+            guard !addedByPatch.contains(id), !inBase(id), named().contains(id) else { return id }
             var next = merged.header.nextPrimaryKeys[id.entityName] ?? 1
             var fresh = merged.identifier(entityName: id.entityName, primaryKey: String(next))
-            while named.contains(fresh) {
+            while named().contains(fresh) {
                 next += 1
                 fresh = merged.identifier(entityName: id.entityName, primaryKey: String(next))
             }
             merged.header.nextPrimaryKeys[id.entityName] = next + 1
-            named.insert(fresh)
+            namedByMerged!.insert(fresh)
             renamed[id] = fresh
             return fresh
         }
@@ -158,7 +206,7 @@ public struct DocumentMerge {
 
     /// The conflicts between base → ours and base → theirs (patches of one store, so keys
     /// name the same objects in both).
-    static func conflicts(_ ours: DocumentPatch, _ theirs: DocumentPatch, ours oursDocument: Document, store: String)
+    static func conflicts(_ ours: DocumentPatch, _ theirs: DocumentPatch, ours oursRecords: DocumentRecords, store: String)
         -> [MergeConflict]
     {
         var conflicts: [MergeConflict] = []
@@ -238,22 +286,37 @@ public struct DocumentMerge {
                 }
             }
             // Added objects that collide on a uniqueness constraint with what ours holds.
-            guard !t.added.isEmpty, let schemaEntity = oursDocument.schema.entity(named: entity),
+            guard !t.added.isEmpty, let schemaEntity = oursRecords.schema.entity(named: entity),
                 !schemaEntity.effectiveUniquenessConstraints.isEmpty
             else { continue }
             let addedByOurs = Set(o.added.map(\.key))
+            // Only the values theirs' added objects hold are looked for among ours' objects.
+            var sought: [[String]: Set<[SnapshotValue]>] = [:]
+            for object in t.added {
+                for constraint in schemaEntity.effectiveUniquenessConstraints {
+                    let key = constraint.map { object.values[$0] ?? .null }
+                    if !key.contains(.null) { sought[constraint, default: []].insert(key) }
+                }
+            }
             var index: [[String]: [[SnapshotValue]: PersistentIdentifier]] = [:]
-            for snapshot in oursDocument.snapshots
-            where snapshot.entityName == entity && !removedByTheirs[entity]!.contains(snapshot.persistentIdentifier.primaryKey) {
+            let records = oursRecords.records(of: entity)
+            // Each constraint's properties by position (the records of an entity are laid out alike).
+            let positions = records.first.map { first in
+                schemaEntity.effectiveUniquenessConstraints.map { constraint in constraint.map { first.position(of: $0) } }
+            }
+            for record in records {
                 // As the merge will leave it: with theirs' new values (a value theirs moved
                 // away from is free for theirs' added objects).
-                var values = snapshot.values
-                for (property, change) in tChanged[snapshot.persistentIdentifier.primaryKey]?.properties ?? [:] {
-                    values[property] = change.new
-                }
-                for constraint in schemaEntity.effectiveUniquenessConstraints {
-                    let key = constraint.map { values[$0] ?? .null }
-                    if !key.contains(.null) { index[constraint, default: [:]][key] = snapshot.persistentIdentifier }
+                let theirChanges = tChanged[record.primaryKey]?.properties
+                for (number, constraint) in schemaEntity.effectiveUniquenessConstraints.enumerated() {
+                    var key: [SnapshotValue] = []
+                    key.reserveCapacity(constraint.count)
+                    for (property, position) in zip(constraint, positions![number]) {
+                        key.append(theirChanges?[property]?.new ?? position.map { record.value(at: $0) } ?? .null)
+                    }
+                    guard sought[constraint]?.contains(key) ?? false, !removedByTheirs[entity]!.contains(record.primaryKey)
+                    else { continue }
+                    index[constraint, default: [:]][key] = record.persistentIdentifier
                 }
             }
             for object in t.added {

@@ -52,6 +52,8 @@ extension DocumentPatch {
     /// holds or its history names gets a new key.
     struct MergeRules {
         var excluded: Set<Item> = []
+        /// The document's integrity problems, when the merge has checked it already.
+        var problems: [IntegrityProblem]?
     }
 
     /// Applies the patch to `document` (read from `path`, which errors name) through the save
@@ -92,7 +94,7 @@ extension DocumentPatch {
         }
         // A document with problems is refused as convert refuses it: a save could not tell the
         // problems it found from the ones the patch made.
-        let problems = IntegrityChecker().problems(in: document)
+        let problems = rules?.problems ?? IntegrityChecker().problems(in: document)
         guard problems.isEmpty else { throw TripDocError.documentHasProblems(path: path, problems: problems) }
         let entities = document.schema.entitiesByName
         let sameStore = source.storeIdentifier == target.storeIdentifier

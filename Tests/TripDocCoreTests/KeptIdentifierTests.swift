@@ -63,4 +63,39 @@ import TripDocCore
             DataStoreSaveChangesRequest(inserted: [insert], updated: [renamed]), keepingInsertedIdentifiers: true)
         #expect(Set(document.snapshots(of: "Trip").compactMap { $0["name"] }) == [.string("Tokyo"), .string("Kyoto")])
     }
+
+    @Test func twoInsertsOfOneSaveWithTheSameValuesAreRefusedNamingTheLaterInIdentifierOrder() throws {
+        var (document, _) = try base.documentWithTokyoTrip()
+        let before = document
+        let first = base.snapshot(base.temp("Trip", "a"), ["name": .string("Osaka"), "days": .int(1)])
+        let second = base.snapshot(base.temp("Trip", "b"), ["name": .string("Osaka"), "days": .int(2)])
+        // The inserts get Trip/2 and Trip/3 in the order of the request.
+        #expect(throws: SaveChangesError.uniquenessViolated(base.temp("Trip", "b"), constraint: ["name"], existing: base.id("Trip", "2"))) {
+            try document.applySaveChanges(DataStoreSaveChangesRequest(inserted: [first, second]), keepingInsertedIdentifiers: true)
+        }
+        #expect(document == before)
+    }
+
+    @Test func anInsertCollidesWithTheValuesAnUpdateOfTheSameSaveGivesAModel() throws {
+        var (document, _) = try base.documentWithTokyoTrip()
+        let before = document
+        var renamed = try #require(document.snapshots.first { $0.persistentIdentifier == base.id("Trip", "1") })
+        renamed.values["name"] = .string("Kyoto")
+        let insert = base.snapshot(base.temp("Trip", "k"), ["name": .string("Kyoto"), "days": .int(1)])
+        #expect(throws: SaveChangesError.uniquenessViolated(base.temp("Trip", "k"), constraint: ["name"], existing: base.id("Trip", "1"))) {
+            try document.applySaveChanges(
+                DataStoreSaveChangesRequest(inserted: [insert], updated: [renamed]), keepingInsertedIdentifiers: true)
+        }
+        #expect(document == before)
+    }
+
+    @Test func anInsertMayTakeTheValuesOfAModelTheSameSaveDeletes() throws {
+        var (document, _) = try base.documentWithTokyoTrip()
+        let tokyo = try #require(document.snapshots.first { $0.persistentIdentifier == base.id("Trip", "1") })
+        let insert = base.snapshot(base.temp("Trip", "again"), ["name": .string("Tokyo"), "days": .int(1)])
+        try document.applySaveChanges(
+            DataStoreSaveChangesRequest(inserted: [insert], deleted: [tokyo]), keepingInsertedIdentifiers: true)
+        #expect(document.snapshots(of: "Trip").map(\.persistentIdentifier) == [base.id("Trip", "2")])
+        #expect(document.snapshots(of: "Trip").first?["name"] == .string("Tokyo"))
+    }
 }

@@ -310,3 +310,37 @@ extension DocumentPatchTests {
         }
     }
 }
+
+extension DocumentPatchTests {
+    @Test func anObjectTheirsAddedAndDeletedAgainKeepsAKeyOfItsOwnInTheirHistory() throws {
+        let base = SampleTrips.document(trips: 5)
+        func newTrip(_ name: String) -> DefaultSnapshot {
+            var values = base.snapshots(of: "Trip")[0].values.filter { $0.key != "bucketList" && $0.key != "livingAccommodation" }
+            values["name"] = .string(name)
+            return DefaultSnapshot(persistentIdentifier: .temporary(entityName: "Trip"), values: values)
+        }
+        var ours = base
+        try ours.applySaveChanges(DataStoreSaveChangesRequest(inserted: [newTrip("ours")]))
+        var theirs = base
+        try theirs.applySaveChanges(DataStoreSaveChangesRequest(inserted: [newTrip("passing")]))
+        let passing = try #require(theirs.snapshots(of: "Trip").first { $0.values["name"] == .string("passing") })
+        try theirs.applySaveChanges(DataStoreSaveChangesRequest(deleted: [passing]))
+        let oursTrip = try #require(ours.snapshots(of: "Trip").first { $0.values["name"] == .string("ours") })
+        // Both sides gave their new trip the same key.
+        #expect(passing.persistentIdentifier == oursTrip.persistentIdentifier)
+
+        let merged = try #require(try DocumentMerge(base: base, ours: ours, theirs: theirs, paths: ("base", "ours", "theirs")).document)
+        // Theirs' two transactions come after ours' and name the passing trip by a key of its own,
+        // which the merged document does not hold and will not give out.
+        let transactions = merged.history.transactions
+        #expect(transactions.count == base.history.transactions.count + 3)
+        let named = transactions.suffix(2).flatMap(\.changes).map(\.changedPersistentIdentifier)
+        let key = try #require(named.first)
+        #expect(named == [key, key])
+        #expect(key != oursTrip.persistentIdentifier)
+        #expect(!merged.snapshots.contains { $0.persistentIdentifier == key })
+        #expect(!transactions.dropLast(2).flatMap(\.changes).contains { $0.changedPersistentIdentifier == key })
+        let number = try #require(Int64(key.primaryKey))
+        #expect(try #require(merged.header.nextPrimaryKeys["Trip"]) > number)
+    }
+}

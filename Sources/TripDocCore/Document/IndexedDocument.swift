@@ -56,8 +56,10 @@ public struct IndexedDocument: Sendable {
         uniqueIndexes = [:]
         for entity in schema.entities where !entity.effectiveUniquenessConstraints.isEmpty {
             for constraint in entity.effectiveUniquenessConstraints {
+                let identifiers = identifiersByEntity[entity.name] ?? []
                 var index: [[SnapshotValue]: PersistentIdentifier] = [:]
-                for identifier in identifiersByEntity[entity.name] ?? [] {
+                index.reserveCapacity(identifiers.count)
+                for identifier in identifiers {
                     if let key = Self.uniqueKey(of: byIdentifier[identifier]!, constraint: constraint) { index[key] = identifier }
                 }
                 uniqueIndexes[entity.name, default: [:]][constraint] = index

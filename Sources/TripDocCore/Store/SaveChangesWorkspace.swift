@@ -496,23 +496,45 @@ struct SaveChangesWorkspace {
     /// Throws if a model among `inserted` has the values of another model of its entity on a
     /// uniqueness constraint, as the save leaves them; the error names the insert as the request
     /// did (`reported` maps request identifiers to the ones given).
+    ///
+    /// Only the inserts' values are looked up, in the uniqueness indexes as the save left them
+    /// (a save's updates keep them up to date; these inserts are not in them), so the work is
+    /// proportional to the inserts, not to their entities' sizes. Of several collisions the one
+    /// reported is the one a walk of the entity's models in identifier order meets first.
     func checkUniquenessOfInserts(
         _ inserted: Set<PersistentIdentifier>, reported: [PersistentIdentifier: PersistentIdentifier]
     ) throws {
         let requestNames = Dictionary(reported.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
-        for entityName in Set(inserted.map(\.entityName)).sorted() {
+        let byEntity = Dictionary(grouping: inserted, by: \.entityName)
+        for entityName in byEntity.keys.sorted() {
             guard let entity = entities[entityName], !entity.effectiveUniquenessConstraints.isEmpty else { continue }
-            let identifiers = currentIdentifiers(of: entityName).sorted()
+            let identifiers = byEntity[entityName]!.sorted()
             for constraint in entity.effectiveUniquenessConstraints {
-                var seen: [[SnapshotValue]: PersistentIdentifier] = [:]
+                // The models holding each of the inserts' combinations of values: the inserts,
+                // and the model the index names when it still holds them.
+                var holders: [[SnapshotValue]: [PersistentIdentifier]] = [:]
                 for identifier in identifiers {
                     guard let snapshot = current(identifier),
                         let key = IndexedDocument.uniqueKey(of: snapshot, constraint: constraint)
                     else { continue }
-                    guard let other = seen.updateValue(identifier, forKey: key) else { continue }
-                    let (new, existing) = inserted.contains(identifier) ? (identifier, other) : (other, identifier)
-                    throw SaveChangesError.uniquenessViolated(requestNames[new] ?? new, constraint: constraint, existing: existing)
+                    holders[key, default: []].append(identifier)
                 }
+                // A walk in identifier order meets a collision at the second model of a
+                // combination: the first such second model is the one reported.
+                var first: (at: PersistentIdentifier, other: PersistentIdentifier)?
+                for (key, var models) in holders {
+                    if let holder = holder(of: key, entity: entity, constraint: constraint), !inserted.contains(holder),
+                        let snapshot = current(holder), IndexedDocument.uniqueKey(of: snapshot, constraint: constraint) == key
+                    {
+                        models.append(holder)
+                    }
+                    guard models.count > 1 else { continue }
+                    models.sort()
+                    if first.map({ models[1] < $0.at }) ?? true { first = (models[1], models[0]) }
+                }
+                guard let (at, other) = first else { continue }
+                let (new, existing) = inserted.contains(at) ? (at, other) : (other, at)
+                throw SaveChangesError.uniquenessViolated(requestNames[new] ?? new, constraint: constraint, existing: existing)
             }
         }
     }
