@@ -16,11 +16,20 @@ public struct JSONLinesFormat: DefaultDocumentFormat {
     /// `jsonl`: an output named `*.jsonl` is written in this format.
     public var fileExtensions: [String] { ["jsonl"] }
     /// How the format's files start, for messages.
-    public var signatureDescription: String { #"a JSON Lines document (starting with '{"format":"tripdoc"')"# }
+    public var signatureDescription: String {
+        #"a JSON Lines document (a first line holding the header's members, '"format":"tripdoc"' among them)"#
+    }
 
-    /// Whether `prefix` starts with the header line's first member, `{"format":"tripdoc"`.
+    /// Whether `prefix` starts with the header line: an object of the header's members on one
+    /// line, `"format":"tripdoc"` among them. Which member comes first is the shared encoder's
+    /// business (a converted document's `derivedFrom` comes before `format`), so the line is
+    /// searched, not its start compared; a tripdoc JSON document starts `{` and a newline.
     public func recognizes(_ prefix: Data) -> Bool {
-        prefix.starts(with: Data(#"{"format":"tripdoc""#.utf8))
+        guard prefix.starts(with: Data(#"{""#.utf8)), !prefix.starts(with: Data(#"{"header""#.utf8)) else {
+            return false
+        }
+        let headerLine = prefix.prefix { $0 != UInt8(ascii: "\n") }
+        return headerLine.range(of: Data(#""format":"tripdoc""#.utf8)) != nil
     }
 
     /// Reads a whole document, through the streaming read.

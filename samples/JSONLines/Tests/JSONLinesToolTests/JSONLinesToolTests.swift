@@ -42,7 +42,11 @@ import Testing
         // recognised by its first line whatever its name.
         let back = try tool.run("convert", "copy.\(other)", "back.data", "--to", "jsonl")
         #expect(back.status == 0, "\(back.stderr)")
-        #expect(try firstLine("back.data").hasPrefix(#"{"format":"tripdoc""#))
+        // A converted copy's header names the store it came from, before `format`.
+        let header = try #require(
+            try JSONSerialization.jsonObject(with: Data(firstLine("back.data").utf8)) as? [String: Any])
+        #expect(header["format"] as? String == "tripdoc")
+        #expect(header["derivedFrom"] is String, "the copy knows the store it came from")
         #expect(try tool.run("diff", "back.data", "trips.jsonl").status == 0)
         let history = try tool.run("history", "back.data", "--json")
         #expect(history.status == 0, "\(history.stderr)")

@@ -50,6 +50,19 @@ import TripDocTestSupport
         #expect(!JSONLinesFormat().recognizes(try JSONFormat().writeDocument(document)))
     }
 
+    /// A converted document's header line starts with `derivedFrom`, not `format`: it is still
+    /// recognised, and still told from tripdoc's JSON.
+    @Test func aHeaderLineIsRecognisedWhicheverMemberComesFirst() throws {
+        var document = EdgeCaseDocuments.document()
+        document.header.derivedFrom = DefaultHistoryToken(storeIdentifier: "SOURCE", transactionIdentifier: 4)
+        let lines = try JSONLinesFormat().writeDocument(document)
+        #expect(String(decoding: lines.prefix(16), as: UTF8.self) == #"{"derivedFrom":""#)
+        #expect(JSONLinesFormat().recognizes(lines.prefix(512)))
+        #expect(!JSONLinesFormat().recognizes(try JSONFormat().writeDocument(document).prefix(512)))
+        #expect(try JSONLinesFormat().readDocument(from: lines, file: "copy.jsonl", limits: .standard).header.derivedFrom
+            == document.header.derivedFrom)
+    }
+
     /// A sink that takes the first snapshot of each entity only, and records the calls it gets.
     struct FirstSnapshotSink: DocumentDecodingSink {
         var calls: [String] = []
