@@ -36,6 +36,8 @@ public struct DocumentDiff {
         /// Where the side's document came from (`DocumentHeader.derivedFrom`), if `convert`
         /// made it.
         public var derivedFrom: DefaultHistoryToken? = nil
+        /// The store whose keys the side's document keeps (`DocumentHeader.lineage`).
+        public var lineage: String
     }
 
     /// A changed value: the property and its value in A and in B. A composite or `Codable`
@@ -118,9 +120,8 @@ public struct DocumentDiff {
     /// converted from the other, or both from one store), so that `auto` matched them by primary
     /// key; `nil` when they are one store, or unrelated.
     public var sharedLineage: String? {
-        guard a.storeIdentifier != b.storeIdentifier else { return nil }
-        let lineageA = a.derivedFrom?.storeIdentifier ?? a.storeIdentifier
-        return lineageA == (b.derivedFrom?.storeIdentifier ?? b.storeIdentifier) ? lineageA : nil
+        guard a.storeIdentifier != b.storeIdentifier, a.lineage == b.lineage else { return nil }
+        return a.lineage
     }
     /// Differences of schema, one sentence each.
     public var schemaDifferences: [String]
@@ -170,8 +171,10 @@ public struct DocumentDiff {
         remapTable: RemapTable? = nil, entity: String? = nil, ignoring: Set<String> = [],
         history compareHistory: Bool = false
     ) throws {
-        self.a = Side(file: pathA, storeIdentifier: a.storeIdentifier, derivedFrom: a.header.derivedFrom)
-        self.b = Side(file: pathB, storeIdentifier: b.storeIdentifier, derivedFrom: b.header.derivedFrom)
+        self.a = Side(
+            file: pathA, storeIdentifier: a.storeIdentifier, derivedFrom: a.header.derivedFrom, lineage: a.header.lineage)
+        self.b = Side(
+            file: pathB, storeIdentifier: b.storeIdentifier, derivedFrom: b.header.derivedFrom, lineage: b.header.lineage)
         let schemaA = a.schema
         let schemaB = b.schema
         if let entity, schemaA.entity(named: entity) == nil || schemaB.entity(named: entity) == nil {

@@ -75,20 +75,16 @@ public struct DocumentMerge {
         let oursRecords = DocumentRecords(ours)
         // The two patches on one thread; on the other, the check that applying theirs' patch to
         // ours needs first (a document with problems is refused), which takes about as long.
-        let (patches, checked) = TwoThreads.run(
+        let (made, oursProblems) = TwoThreads.run(
             {
-                Work.patches(
-                    Result {
-                        (
-                            try DocumentPatch(from: base, at: paths.base, to: oursRecords, at: paths.ours),
-                            try DocumentPatch(from: base, at: paths.base, to: theirs, at: paths.theirs)
-                        )
-                    })
+                Result {
+                    (
+                        try DocumentPatch(from: base, at: paths.base, to: oursRecords, at: paths.ours),
+                        try DocumentPatch(from: base, at: paths.base, to: theirs, at: paths.theirs)
+                    )
+                }
             },
-            { Work.problems(keepConflicts == .theirs ? nil : IntegrityChecker().problems(in: ours)) })
-        guard case .patches(let made) = patches, case .problems(let oursProblems) = checked else {
-            preconditionFailure("each thread does what it was given")
-        }
+            { keepConflicts == .theirs ? nil : IntegrityChecker().problems(in: ours) })
         let (oursPatch, theirsPatch) = try made.get()
         conflicts = Self.conflicts(oursPatch, theirsPatch, ours: oursRecords, store: base.storeIdentifier)
         if !conflicts.isEmpty, keepConflicts == nil {
@@ -108,12 +104,6 @@ public struct DocumentMerge {
             of: keepConflicts == .theirs ? ours.history : theirs.history, since: base, in: &merged,
             before: transactionsBefore, added: patch, newIdentifiers: outcome.newIdentifiers)
         document = merged
-    }
-
-    /// What one of the merging threads worked out.
-    private enum Work {
-        case patches(Result<(DocumentPatch, DocumentPatch), any Error>)
-        case problems([IntegrityProblem]?)
     }
 
     /// Puts the transactions the merged-in side saved since `base` into `merged`'s history,
@@ -298,13 +288,14 @@ public struct DocumentMerge {
                     if !key.contains(.null) { sought[constraint, default: []].insert(key) }
                 }
             }
+            guard !sought.isEmpty else { continue }
             var index: [[String]: [[SnapshotValue]: PersistentIdentifier]] = [:]
             let records = oursRecords.records(of: entity)
             // Each constraint's properties by position (the records of an entity are laid out alike).
             let positions = records.first.map { first in
                 schemaEntity.effectiveUniquenessConstraints.map { constraint in constraint.map { first.position(of: $0) } }
             }
-            for record in records {
+            for record in records where !removedByTheirs[entity]!.contains(record.primaryKey) {
                 // As the merge will leave it: with theirs' new values (a value theirs moved
                 // away from is free for theirs' added objects).
                 let theirChanges = tChanged[record.primaryKey]?.properties
@@ -314,8 +305,7 @@ public struct DocumentMerge {
                     for (property, position) in zip(constraint, positions![number]) {
                         key.append(theirChanges?[property]?.new ?? position.map { record.value(at: $0) } ?? .null)
                     }
-                    guard sought[constraint]?.contains(key) ?? false, !removedByTheirs[entity]!.contains(record.primaryKey)
-                    else { continue }
+                    guard sought[constraint]?.contains(key) ?? false else { continue }
                     index[constraint, default: [:]][key] = record.persistentIdentifier
                 }
             }

@@ -6,8 +6,8 @@ import TripDoc
 enum TwoThreads {
     /// The results of `first` and `second`, worked out at the same time. Both see the caller's
     /// progress observer (``CodingProgress``), which a thread does not inherit by itself.
-    static func run<T>(_ first: () -> T, _ second: () -> T) -> (T, T) {
-        let results = Results<T>()
+    static func run<T, U>(_ first: () -> T, _ second: () -> U) -> (T, U) {
+        let results = Results<T, U>()
         let observer = UncheckedSendable(value: CodingProgress.observer)
         withoutActuallyEscaping(first) { first in
             withoutActuallyEscaping(second) { second in
@@ -23,9 +23,9 @@ enum TwoThreads {
     }
 
     /// Each result, written by one thread only.
-    private final class Results<T>: @unchecked Sendable {
+    private final class Results<T, U>: @unchecked Sendable {
         var first: T?
-        var second: T?
+        var second: U?
     }
 
     /// The closures, handed to the threads: the compiler cannot see that they only read.
