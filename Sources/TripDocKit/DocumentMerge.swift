@@ -146,15 +146,7 @@ public struct DocumentMerge {
             }
         }
         func inBase(_ id: PersistentIdentifier) -> Bool {
-            if inBaseHistory.contains(id) { return true }
-            let records = base.records(of: id.entityName)
-            var low = 0
-            var high = records.count
-            while low < high {
-                let middle = (low + high) / 2
-                if PrimaryKeyOrder.precedes(records[middle].primaryKey, id.primaryKey) { low = middle + 1 } else { high = middle }
-            }
-            return low < records.count && records[low].persistentIdentifier == id
+            inBaseHistory.contains(id) || base.record(for: id) != nil
         }
         var namedByMerged: Set<PersistentIdentifier>?
         func named() -> Set<PersistentIdentifier> {

@@ -31,6 +31,26 @@ import TripDocTestSupport
         #expect(DocumentRecords(document).records(of: "Everything").map(\.primaryKey) == ["9", "10", "100", "a", "b"])
     }
 
+    /// A record is found by its identifier among keys in document order; an identifier of
+    /// another store, entity or key finds none.
+    @Test func aRecordIsFoundByItsIdentifier() {
+        var document = EdgeCaseDocuments.document()
+        let template = document.snapshots[0]
+        document.snapshots = ["b", "10", "9", "a", "100"].map { key in
+            var snapshot = template
+            snapshot.persistentIdentifier = EdgeCaseDocuments.identifier(key)
+            return snapshot
+        }
+        let records = DocumentRecords(document)
+        for key in ["9", "10", "100", "a", "b"] {
+            #expect(records.record(for: EdgeCaseDocuments.identifier(key))?.primaryKey == key)
+        }
+        #expect(records.record(for: EdgeCaseDocuments.identifier("11")) == nil)
+        let elsewhere = PersistentIdentifier(storeIdentifier: "OTHER", entityName: "Everything", primaryKey: "9")
+        #expect(records.record(for: elsewhere) == nil)
+        #expect(records.record(for: PersistentIdentifier(storeIdentifier: document.storeIdentifier, entityName: "Nothing", primaryKey: "9")) == nil)
+    }
+
     @Test func snapshotsOfEntitiesTheSchemaLacksAreLeftOut() {
         var document = EdgeCaseDocuments.document()
         document.snapshots.append(

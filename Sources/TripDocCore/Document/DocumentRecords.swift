@@ -23,6 +23,24 @@ public struct DocumentRecords: Sendable {
     /// laid out alike: a ``SnapshotRecord/position(of:)`` of one is good for all.
     public func records(of entity: String) -> [SnapshotRecord] { recordsByEntity[entity] ?? [] }
 
+    /// The record of the model `identifier` names, if the document holds it: found by its
+    /// primary key in its entity's order, without a table of every record.
+    public func record(for identifier: PersistentIdentifier) -> SnapshotRecord? {
+        let records = records(of: identifier.entityName)
+        var low = 0
+        var high = records.count
+        while low < high {
+            let middle = (low + high) / 2
+            if PrimaryKeyOrder.precedes(records[middle].primaryKey, identifier.primaryKey) {
+                low = middle + 1
+            } else {
+                high = middle
+            }
+        }
+        guard low < records.count, records[low].persistentIdentifier == identifier else { return nil }
+        return records[low]
+    }
+
     /// The records of `document`'s snapshots; snapshots of entities its schema lacks, and
     /// values of properties their entity lacks, are left out, and a property a snapshot lacks is
     /// nil. A record names its snapshot by store, entity and primary key (a temporary
