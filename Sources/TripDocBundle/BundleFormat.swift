@@ -76,7 +76,10 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
         try limits.checkDocumentSize(data.count, file: file)
         // First everything but the snapshot entries; those are inflated once the sink has said
         // which entities it wants.
-        let verified = try verifiedEntries(of: data, file: file, limits: limits) { !$0.hasPrefix(Self.snapshotsFolder) }
+        let wantsHistory = sink.wantsHistory
+        let verified = try verifiedEntries(of: data, file: file, limits: limits) {
+            !$0.hasPrefix(Self.snapshotsFolder) && (wantsHistory || $0 != Self.historyEntry)
+        }
         let contents = verified.contents
         let listed = verified.manifest.entriesByName
         let decoder = DocumentDecoder(limits: limits)
@@ -158,8 +161,8 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
                 message: "the entry holds snapshots of an entity the schema does not have",
                 hint: "The file is damaged or is not a tripdoc bundle")
         }
-        var history = DocumentHistory()
-        if contents[Self.historyEntry] != nil {
+        var history: DocumentHistory? = wantsHistory ? DocumentHistory() : nil
+        if wantsHistory, contents[Self.historyEntry] != nil {
             history = try readJSON(Self.historyEntry) {
                 try decoder.decodeHistory(from: &$0, schema: schema, storeIdentifier: header.storeIdentifier, file: file)
             }

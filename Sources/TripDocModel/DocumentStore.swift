@@ -124,8 +124,8 @@ public final class DocumentStore<Configuration: DocumentStoreConfiguration>: Dat
         }
     }
 
-    func indexedDocument() throws -> IndexedDocument {
-        try lock.withLock { try document() }
+    func indexedDocument(holding entityName: String) throws -> IndexedDocument {
+        try lock.withLock { try document(holding: [entityName]) }
     }
 
     /// The whole document as it is now (what a migration stage's context left).
@@ -141,12 +141,23 @@ public final class DocumentStore<Configuration: DocumentStoreConfiguration>: Dat
         }
     }
 
+    /// The document, or as much of it as reading the snapshots of `entityNames` needs: a file
+    /// store reads only those entities while the whole document is not in memory
+    /// (`ArchiveStore.readSnapshots(of:)`).
+    private func document(holding entityNames: some Sequence<String>) throws -> IndexedDocument {
+        switch backend {
+        case .file(let store): try store.readSnapshots(of: entityNames)
+        case .memory(let memory): memory.document
+        }
+    }
+
     public func fetch<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> DataStoreFetchResult<T, DefaultSnapshot> {
         try lock.withLock {
             let descriptor = request.descriptor
             if descriptor.predicate != nil { throw DataStoreError.preferInMemoryFilter }
             if !descriptor.sortBy.isEmpty { throw DataStoreError.preferInMemorySort }
-            var snapshots = try document().snapshots(of: ModelDescription.entityName(of: T.self))[...]
+            let entityName = ModelDescription.entityName(of: T.self)
+            var snapshots = try document(holding: [entityName]).snapshots(of: entityName)[...]
             if let offset = descriptor.fetchOffset { snapshots = snapshots.dropFirst(max(offset, 0)) }
             if let limit = descriptor.fetchLimit { snapshots = snapshots.prefix(max(limit, 0)) }
             return DataStoreFetchResult(descriptor: descriptor, fetchedSnapshots: Array(snapshots))
@@ -181,7 +192,7 @@ public final class DocumentStore<Configuration: DocumentStoreConfiguration>: Dat
         -> [PersistentIdentifier: DefaultSnapshot]
     {
         try lock.withLock {
-            let document = try document()
+            let document = try document(holding: Set(persistentIdentifiers.lazy.map(\.entityName)))
             var found: [PersistentIdentifier: DefaultSnapshot] = [:]
             for identifier in persistentIdentifiers {
                 if let snapshot = document.snapshot(for: identifier) { found[identifier] = snapshot }

@@ -32,7 +32,7 @@ extension ModelContext {
         let hasPendingOfEntity = hasPendingChanges(of: entityName)
         let countsPending = descriptor.includePendingChanges && hasPendingOfEntity
         if !hasPendingOfEntity, let provider = store.store as? any ProvidesIndexedDocument,
-            let selected = try? selectThroughIndex(try provider.indexedDocument(), entityName, descriptor)
+            let selected = try? selectThroughIndex(try provider.indexedDocument(holding: entityName), entityName, descriptor)
         {
             return .snapshots(selected)
         }

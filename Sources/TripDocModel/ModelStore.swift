@@ -101,6 +101,7 @@ protocol ReportsAppliedSaves: AnyObject {
 /// A store whose document a context may read directly, indexes included (tripdoc's own), so
 /// that a fetch an index can answer reads only what it selects.
 protocol ProvidesIndexedDocument: AnyObject {
-    /// The document as it is now.
-    func indexedDocument() throws -> IndexedDocument
+    /// The document as it is now, or a part of it holding at least the snapshots of
+    /// `entityName` and their indexes.
+    func indexedDocument(holding entityName: String) throws -> IndexedDocument
 }

@@ -146,12 +146,14 @@ import TripDocPlist
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("notes.json").path
         try Self.documentBytes(JSONFormat()).write(to: URL(fileURLWithPath: path))
-        #expect(throws: DocumentReadError.self) {
-            try ArchiveStore(path: path, format: JSONFormat(), limits: DocumentLimits(maximumSnapshotCount: 2))
-        }
+        // Opening reads the header and schema; each read is held to the caps for what it reads.
+        let capped = try ArchiveStore(path: path, format: JSONFormat(), limits: DocumentLimits(maximumSnapshotCount: 2))
+        #expect(throws: DocumentReadError.self) { try capped.fetchSnapshots(entityName: "Note") }
         let store = try ArchiveStore(path: path, format: JSONFormat(), limits: DocumentLimits(maximumSnapshotCount: 3))
         store.limits.maximumHistoryLength = 1
-        #expect(throws: DocumentReadError.self) { try store.fetchSnapshots(entityName: "Note") }
+        #expect(try store.fetchSnapshots(entityName: "Note").count == 3)
+        #expect(throws: DocumentReadError.self) { try store.fetchHistory() }
+        #expect(throws: DocumentReadError.self) { try store.readDocument() }
     }
 
     // MARK: Settings as users type them

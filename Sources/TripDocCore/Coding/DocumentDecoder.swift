@@ -182,7 +182,7 @@ public struct DocumentDecoder {
             }
         }
         func readSkippedHistory(_ header: DocumentHeader, _ schema: Schema) throws {
-            guard history == nil, let historyStart = sections["history"] else { return }
+            guard sink.wantsHistory, history == nil, let historyStart = sections["history"] else { return }
             reader.resume(at: historyStart)
             history = try within("history") {
                 try decodeHistory(from: &reader, schema: schema, storeIdentifier: header.storeIdentifier)
@@ -213,7 +213,7 @@ public struct DocumentDecoder {
             case "schema":
                 schema = try within("schema") { try decodeSchema(from: &reader) }
             case "history":
-                if let header, let schema {
+                if let header, let schema, sink.wantsHistory {
                     let decoded = try within("history") {
                         try decodeHistory(from: &reader, schema: schema, storeIdentifier: header.storeIdentifier)
                     }
@@ -227,7 +227,7 @@ public struct DocumentDecoder {
                     continue
                 }
                 try checkHeader(header, schema)
-                if history == nil, sections["history"] != nil {
+                if history == nil, sections["history"] != nil, sink.wantsHistory {
                     try readSkippedHistory(header, schema)
                     reader.resume(at: start)
                 }
@@ -247,7 +247,7 @@ public struct DocumentDecoder {
         if !begun {
             try checkHeader(header, schema)
             try readSkippedHistory(header, schema)
-            try sink.begin(header: header, schema: schema, history: history ?? DocumentHistory())
+            try sink.begin(header: header, schema: schema, history: sink.wantsHistory ? history ?? DocumentHistory() : nil)
             if let snapshotsStart = sections["snapshots"], !snapshotsDone {
                 reader.resume(at: snapshotsStart)
                 try streamSnapshots(header, schema)

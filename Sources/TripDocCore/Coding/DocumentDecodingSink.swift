@@ -27,6 +27,11 @@ public protocol DocumentDecodingSink {
     mutating func endEntity(_ entity: Schema.Entity, count: Int) throws
     /// The history, when the document lists it after the snapshots.
     mutating func lateHistory(_ history: DocumentHistory) throws
+    /// Whether the sink wants the history at all (default `true`). When it does not, a reader
+    /// may skip it (read for its syntax only; a bundle does not even inflate its entry):
+    /// ``begin(header:schema:history:)`` is then given `nil` and ``lateHistory(_:)`` is not
+    /// called. A reader that does not skip it hands it over as usual.
+    var wantsHistory: Bool { get }
     /// Whether the sink wants the snapshots of `entity` at all (default `true`). A reader skips
     /// the snapshots of an entity it is not wanted for: no calls are made for it, and a bundle
     /// does not even inflate its entry.
@@ -48,6 +53,7 @@ extension DocumentDecodingSink {
     }
 
     public func wantsSnapshots(of entity: Schema.Entity) -> Bool { true }
+    public var wantsHistory: Bool { true }
     public var wantsMoreSnapshots: Bool { true }
     public mutating func skipped(primaryKey: String?) throws {}
 }

@@ -14,6 +14,7 @@ extension IndexedDocument {
     ///   was before that record.
     @discardableResult
     public mutating func fold(_ journal: DocumentJournal.Contents, journalPath: String) throws -> Int {
+        precondition(heldEntities == nil, "a document holding only some entities is for reading them only")
         var alreadyHeld = 0
         for (index, record) in journal.records.enumerated() {
             let line = index + 2

@@ -27,6 +27,12 @@ public struct IndexedDocument: Sendable {
     /// For each entity, the attributes with an index (an `#Index` on the attribute alone), when
     /// the document was made with `indexingAttributes`.
     private var attributeIndexes: [String: [String: AttributeIndex]] = [:]
+    /// Whether attributes with an `#Index` get an index of their values.
+    private let indexingAttributes: Bool
+    /// The entities whose snapshots this holds, when it holds only some of the document's
+    /// (``ArchiveStore/readSnapshots(of:)``): it then has no history, and is for reading those
+    /// entities only. `nil` for a whole document.
+    public private(set) var heldEntities: Set<String>?
 
     /// Indexes `document`. An identifier the document lists more than once is kept once (its
     /// last snapshot); saves then fail with ``SaveChangesError/documentHasProblems(_:)``.
@@ -38,6 +44,7 @@ public struct IndexedDocument: Sendable {
         header = document.header
         schema = document.schema
         history = document.history
+        self.indexingAttributes = indexingAttributes
         var byIdentifier: [PersistentIdentifier: DefaultSnapshot] = [:]
         byIdentifier.reserveCapacity(document.snapshots.count)
         var identifiersByEntity: [String: [PersistentIdentifier]] = [:]
@@ -52,29 +59,69 @@ public struct IndexedDocument: Sendable {
         }
         self.byIdentifier = byIdentifier
         orders = identifiersByEntity.mapValues { EntityOrder($0) }
-        problems = hasDuplicates ? IntegrityChecker().problems(in: document) : []
         uniqueIndexes = [:]
-        for entity in schema.entities where !entity.effectiveUniquenessConstraints.isEmpty {
-            for constraint in entity.effectiveUniquenessConstraints {
-                let identifiers = identifiersByEntity[entity.name] ?? []
-                var index: [[SnapshotValue]: PersistentIdentifier] = [:]
-                index.reserveCapacity(identifiers.count)
-                for identifier in identifiers {
-                    if let key = Self.uniqueKey(of: byIdentifier[identifier]!, constraint: constraint) { index[key] = identifier }
-                }
-                uniqueIndexes[entity.name, default: [:]][constraint] = index
+        problems = hasDuplicates ? IntegrityChecker().problems(in: document) : []
+        for entity in schema.entities { index(entity, identifiers: identifiersByEntity[entity.name] ?? []) }
+    }
+
+    /// A document that holds the snapshots of some entities only, without history: what a
+    /// store reads to answer fetches of those entities (see ``heldEntities``).
+    init(partOf header: DocumentHeader, schema: Schema, indexingAttributes: Bool) {
+        self.header = header
+        self.schema = schema
+        history = DocumentHistory()
+        self.indexingAttributes = indexingAttributes
+        byIdentifier = [:]
+        orders = [:]
+        uniqueIndexes = [:]
+        problems = []
+        heldEntities = []
+    }
+
+    /// Takes the snapshots of `entity` (all the document holds, in any order) into a document
+    /// that holds only some entities. A snapshot whose identifier is listed twice is kept once.
+    mutating func hold(_ snapshots: [DefaultSnapshot], of entity: Schema.Entity) {
+        precondition(heldEntities != nil && !heldEntities!.contains(entity.name), "an entity is held once, by a partial document")
+        heldEntities!.insert(entity.name)
+        byIdentifier.reserveCapacity(byIdentifier.count + snapshots.count)
+        var identifiers: [PersistentIdentifier] = []
+        identifiers.reserveCapacity(snapshots.count)
+        for snapshot in snapshots where byIdentifier.updateValue(snapshot, forKey: snapshot.persistentIdentifier) == nil {
+            identifiers.append(snapshot.persistentIdentifier)
+        }
+        if !identifiers.isEmpty { orders[entity.name] = EntityOrder(identifiers) }
+        index(entity, identifiers: identifiers)
+    }
+
+    /// Notes that a document holding only some entities holds every snapshot of `entityName`:
+    /// none (the file lists none, or the name is of no entity of the schema).
+    mutating func holdNone(of entityName: String) {
+        if let entity = schema.entity(named: entityName) {
+            hold([], of: entity)
+        } else {
+            heldEntities?.insert(entityName)
+        }
+    }
+
+    /// Builds `entity`'s uniqueness indexes and (with ``indexingAttributes``) attribute indexes
+    /// over `identifiers`, its snapshots in ``byIdentifier``.
+    private mutating func index(_ entity: Schema.Entity, identifiers: [PersistentIdentifier]) {
+        for constraint in entity.effectiveUniquenessConstraints {
+            var index: [[SnapshotValue]: PersistentIdentifier] = [:]
+            index.reserveCapacity(identifiers.count)
+            for identifier in identifiers {
+                if let key = Self.uniqueKey(of: byIdentifier[identifier]!, constraint: constraint) { index[key] = identifier }
             }
+            uniqueIndexes[entity.name, default: [:]][constraint] = index
         }
         guard indexingAttributes else { return }
-        for entity in schema.entities {
-            for index in entity.indices where index.count == 1 {
-                let name = index[0]
-                guard entity.attribute(named: name) != nil, attributeIndexes[entity.name]?[name] == nil else { continue }
-                let entries = (identifiersByEntity[entity.name] ?? []).map { identifier in
-                    (value: byIdentifier[identifier]!.values[name] ?? .null, identifier: identifier)
-                }
-                attributeIndexes[entity.name, default: [:]][name] = AttributeIndex(entries)
+        for index in entity.indices where index.count == 1 {
+            let name = index[0]
+            guard entity.attribute(named: name) != nil, attributeIndexes[entity.name]?[name] == nil else { continue }
+            let entries = identifiers.map { identifier in
+                (value: byIdentifier[identifier]!.values[name] ?? .null, identifier: identifier)
             }
+            attributeIndexes[entity.name, default: [:]][name] = AttributeIndex(entries)
         }
     }
 
@@ -138,6 +185,7 @@ public struct IndexedDocument: Sendable {
     /// The whole document, its snapshots by entity name, then primary key (the order documents
     /// are written in).
     public var document: Document {
+        precondition(heldEntities == nil, "a document holding only some entities is for reading them only")
         var snapshots: [DefaultSnapshot] = []
         snapshots.reserveCapacity(byIdentifier.count)
         for entityName in orders.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {

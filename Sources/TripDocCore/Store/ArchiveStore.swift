@@ -4,6 +4,12 @@ import Foundation
 /// document (and folds its journal in) and, on each save, rewrites it atomically or appends the
 /// save to its journal (``savesToJournal``).
 ///
+/// Opening reads the header and schema only. A fetch reads the entities it asks for
+/// (``readSnapshots(of:)``), passing over the others and the history undecoded, as long as the
+/// whole document is not in memory and there is no journal to fold in; the first save (or
+/// history fetch) reads the whole document, and keeps it for the saves after it. Damage in an
+/// entity a fetch does not read is reported by the read that needs it.
+///
 /// A format contributes only its ``DocumentFormat``; applying saves, minting identifiers,
 /// upserts, delete rules and crash-safe writing are here, once.
 ///
@@ -41,6 +47,10 @@ public final class ArchiveStore {
     /// of unchanged files use it instead of decoding them again, and saves change it in place
     /// at the cost of what they change.
     private var cached: (stamp: StoreStamp, document: IndexedDocument)?
+    /// The entities read without the rest of the document, and the version of the file they
+    /// came from: fetches read what they need this way while the whole document is not in
+    /// memory (see ``readSnapshots(of:)``).
+    private var partial: (stamp: StoreStamp, document: IndexedDocument)?
     /// What of the journal can be appended to: the length of its lines that the cached document
     /// folded in, or `nil` when the journal must be folded into the document before the next
     /// save (it holds records the document already has, or it is another store's).
@@ -85,8 +95,21 @@ public final class ArchiveStore {
         AtomicFileWriter.removeStaleTemporaryFiles(besides: path)
         defer { withExtendedLifetime(lock) {} }
         loadedStamp = StoreStamp()
-        if FileManager.default.fileExists(atPath: path) {
-            // Opening reads the document once: the first fetch uses what was read here.
+        if FileManager.default.fileExists(atPath: path), !journal.exists {
+            // Opening reads the header and schema only: fetches read the entities they need
+            // (readSnapshots(of:)), and the first save the whole document.
+            let (stamp, read) = try Self.readSnapshots(of: [], path: path, format: format, limits: limits)
+            if let schema, schema != read.schema, !schema.isPart(of: read.schema) {
+                throw ArchiveStoreError.schemaMismatch(
+                    path: path, documentVersion: read.schema.version, expectedVersion: schema.version)
+            }
+            self.schema = read.schema
+            self.identifier = read.storeIdentifier
+            loadedStamp = stamp
+            appendableJournalLength = 0
+            partial = (stamp, read)
+        } else if FileManager.default.fileExists(atPath: path) {
+            // A journal is folded into the whole document, read once: the first fetch uses it.
             let (stamp, document) = try Self.decode(path: path, format: format, journal: journal, limits: limits)
             // A schema whose entities the document has, as they are, works on that document
             // (its other entities and their history are kept as they are on every save).
@@ -156,14 +179,83 @@ public final class ArchiveStore {
         appendableJournalLength = read.appendableJournalLength
         savesInJournal = read.savesInJournal
         cached = readStamp.document == nil ? nil : (readStamp, read.document)
+        partial = nil
         return read.document
     }
 
     /// The snapshots of `entityName` (all snapshots when `nil`), in document order.
     public func fetchSnapshots(entityName: String? = nil) throws -> [DefaultSnapshot] {
-        let document = try readIndexedDocument()
-        guard let entityName else { return document.document.snapshots }
-        return document.snapshots(of: entityName)
+        guard let entityName else { return try readIndexedDocument().document.snapshots }
+        return try readSnapshots(of: [entityName]).snapshots(of: entityName)
+    }
+
+    /// A document to read the snapshots of `entityNames` from, with their indexes: the whole
+    /// document when it is in memory and current (or has a journal to fold in), otherwise one
+    /// holding only the entities read so far from the current file (``IndexedDocument/heldEntities``),
+    /// reading only what it lacks: the other entities' snapshots and the history are passed over
+    /// undecoded (a bundle does not even inflate their entries). A fetch of one entity then
+    /// costs that entity, not the document.
+    ///
+    /// The result is for reading those entities: a document holding only some entities has no
+    /// history and cannot be saved or written.
+    ///
+    /// - Throws: ``DocumentReadError``, ``JournalReadError``, ``FileReadError``, or
+    ///   ``ArchiveStoreError/storeReplaced(path:expected:found:)``.
+    public func readSnapshots(of entityNames: some Sequence<String>) throws -> IndexedDocument {
+        let stamp = currentStamp()
+        if let cached, cached.stamp == stamp {
+            loadedStamp = stamp
+            return cached.document
+        }
+        guard stamp.document != nil, stamp.journal == nil else { return try readIndexedDocument() }
+        var document = partial?.stamp == stamp ? partial?.document : nil
+        let missing = Set(entityNames).subtracting(document?.heldEntities ?? [])
+        if document == nil || !missing.isEmpty {
+            // Let go of the cached part, so that holding more entities does not copy it.
+            partial = nil
+            let (readStamp, read) = try Self.readSnapshots(
+                of: missing, path: path, format: format, limits: limits,
+                into: document, of: stamp)
+            guard read.storeIdentifier == identifier else {
+                throw ArchiveStoreError.storeReplaced(path: path, expected: identifier, found: read.storeIdentifier)
+            }
+            document = read
+            partial = (readStamp, read)
+            loadedStamp = readStamp
+            return read
+        }
+        loadedStamp = stamp
+        return document!
+    }
+
+    /// Reads the header, schema and the snapshots of `entityNames` of the document at `path`
+    /// (none: the header and schema only) into `document`, which holds some entities of the
+    /// file version `stamp`, or into a new document. What is read is of one version of the
+    /// file: when the file was replaced while it was read, it is read again, from the start.
+    private static func readSnapshots(
+        of entityNames: Set<String>, path: String, format: any DocumentFormat, limits: DocumentLimits,
+        into document: IndexedDocument? = nil, of stamp: StoreStamp? = nil
+    ) throws -> (StoreStamp, IndexedDocument) {
+        var document = document
+        var entityNames = entityNames
+        while true {
+            let before = StoreStamp(document: FileStamp(path: path), journal: nil)
+            if let held = document, before != stamp {
+                // Another version than the part already held: read all of it again.
+                entityNames.formUnion(held.heldEntities ?? [])
+                document = nil
+            }
+            let data = try DocumentFileReader.contents(of: path, limits: limits, mapped: true)
+            var collector = EntityCollector(wanted: entityNames, document: document)
+            do {
+                try DocumentFileReader.reading(data, path: path) {
+                    try format.readDocument(from: data, file: path, limits: limits, into: &collector)
+                }
+            } catch is EntityCollector.HeaderRead {}
+            if StoreStamp(document: FileStamp(path: path), journal: nil) == before {
+                return (before, collector.finished())
+            }
+        }
     }
 
     /// Applies a save to the document and writes it: appends it to the journal (when
@@ -271,6 +363,7 @@ public final class ArchiveStore {
     /// new files' versions.
     private func write(_ document: IndexedDocument) throws {
         cached = nil
+        partial = nil
         try fileWriter.write(format.writeDocument(document.document), to: path)
         // Should the removal not happen, the journal's records are in the document's history,
         // and the next read passes over them.
@@ -327,6 +420,50 @@ public final class ArchiveStore {
         cached = nil
         document.history.delete(before: date)
         try write(document)
+    }
+}
+
+/// Where a read of some entities of a document puts their snapshots: a document holding only
+/// some entities (``IndexedDocument/heldEntities``). The history is not wanted; with no entity
+/// wanted, the read stops once the header and schema are known.
+private struct EntityCollector: DocumentDecodingSink {
+    /// Stops a read that wants the header and schema only.
+    struct HeaderRead: Error {}
+
+    let wanted: Set<String>
+    var document: IndexedDocument?
+    private var snapshots: [DefaultSnapshot] = []
+
+    init(wanted: Set<String>, document: IndexedDocument?) {
+        self.wanted = wanted
+        self.document = document
+    }
+
+    var wantsHistory: Bool { false }
+
+    func wantsSnapshots(of entity: Schema.Entity) -> Bool { wanted.contains(entity.name) }
+
+    mutating func begin(header: DocumentHeader, schema: Schema, history: DocumentHistory?) throws {
+        if document == nil { document = IndexedDocument(partOf: header, schema: schema, indexingAttributes: true) }
+        if wanted.isEmpty { throw HeaderRead() }
+    }
+
+    mutating func beginEntity(_ entity: Schema.Entity) throws { snapshots = [] }
+
+    mutating func add(_ snapshot: DefaultSnapshot) throws { snapshots.append(snapshot) }
+
+    mutating func endEntity(_ entity: Schema.Entity, count: Int) throws {
+        document!.hold(snapshots, of: entity)
+        snapshots = []
+    }
+
+    mutating func lateHistory(_ history: DocumentHistory) throws {}
+
+    /// The document, holding every wanted entity (those the file lists no snapshots of, and
+    /// names that are no entity of its schema, hold none).
+    mutating func finished() -> IndexedDocument {
+        for name in wanted where !(document!.heldEntities?.contains(name) ?? true) { document!.holdNone(of: name) }
+        return document!
     }
 }
 
