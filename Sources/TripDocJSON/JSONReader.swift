@@ -240,6 +240,34 @@ public struct JSONReader: StructuredReader {
         return key
     }
 
+    /// Passes over the next member name of an object, checked as ``nextKey()`` checks it but
+    /// not made into a `String` (what skipping a value needs); `false` at the object's end.
+    private mutating func skipKey() throws -> Bool {
+        guard let byte = peekByte() else { throw error("unexpected end of file inside an object") }
+        if byte == UInt8(ascii: "}") {
+            position += 1
+            depth -= 1
+            last = UInt8(ascii: "v")
+            return false
+        }
+        if last != UInt8(ascii: "{") {
+            guard byte == UInt8(ascii: ",") else { throw mismatch("',' or '}' after an object member") }
+            position += 1
+            guard peekByte() == UInt8(ascii: "\"") else {
+                throw peekByte() == UInt8(ascii: "}")
+                    ? error("a trailing comma before '}' is not allowed") : mismatch("a member name in quotes")
+            }
+        } else if byte != UInt8(ascii: "\"") {
+            throw mismatch("a member name in quotes or '}'")
+        }
+        let token = try scanStringToken()
+        if token.hasEscapes || !token.isASCII { _ = try decode(token) }
+        guard peekByte() == UInt8(ascii: ":") else { throw mismatch("':' after the member name") }
+        position += 1
+        last = UInt8(ascii: "v")
+        return true
+    }
+
     /// Whether the string token at `position` is `expected` written plainly (no escapes): then
     /// it is consumed. A key that needs escaping is never taken this way; it is read as usual.
     private mutating func spelled(_ expected: String) -> Bool {
@@ -276,7 +304,7 @@ public struct JSONReader: StructuredReader {
         switch try peekKind() {
         case .object:
             try beginObject()
-            while try nextKey() != nil { try skipValue() }
+            while try skipKey() { try skipValue() }
         case .array:
             try beginArray()
             while try nextElement() { try skipValue() }

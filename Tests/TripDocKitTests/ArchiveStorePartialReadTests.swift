@@ -130,6 +130,26 @@ import TripDocTestSupport
     }
 
     @Test(arguments: formats)
+    func theEntitiesReadForAFetchAnswerIndexedQueriesAsTheWholeDocumentDoes(format: any DocumentFormat) throws {
+        let document = SampleTrips.document(trips: 60)
+        let path = try write(document, in: format)
+        let whole = IndexedDocument(document, indexingAttributes: true)
+        let part = try ArchiveStore(path: path, format: format, schema: SampleTrips.schema).readSnapshots(of: ["Trip"])
+        #expect(part.heldEntities == ["Trip"])
+        let dates = document.snapshots(of: "Trip").compactMap { $0["startDate"] }.sorted { SnapshotValue.scalarOrder($0, $1) == .orderedAscending }
+        let (lower, upper) = (ValueBound(dates[10], isInclusive: true), ValueBound(dates[40], isInclusive: false))
+        let ranged = try #require(part.identifiers(of: "Trip", where: "startDate", from: lower, to: upper))
+        #expect(ranged.count == 30)
+        #expect(ranged == whole.identifiers(of: "Trip", where: "startDate", from: lower, to: upper))
+        #expect(
+            part.identifiers(of: "Trip", withFirst: 5, of: "name", reversed: true)
+                == whole.identifiers(of: "Trip", withFirst: 5, of: "name", reversed: true))
+        // Only an attribute an #Index names alone has an index, in either.
+        #expect(part.identifiers(of: "Trip", where: "destination", from: nil, to: nil) == nil)
+        #expect(whole.identifiers(of: "Trip", where: "destination", from: nil, to: nil) == nil)
+    }
+
+    @Test(arguments: formats)
     func openingADocumentOfAnotherSchemaIsRefusedBeforeAnyFetch(format: any DocumentFormat) throws {
         let path = try write(SampleTrips.document(trips: 2), in: format)
         #expect {

@@ -29,6 +29,8 @@ public struct IndexedDocument: Sendable {
     private var attributeIndexes: [String: [String: AttributeIndex]] = [:]
     /// Whether attributes with an `#Index` get an index of their values.
     private let indexingAttributes: Bool
+    /// The attribute indexes of a document holding only some entities, built when first used.
+    private var lazyAttributeIndexes: LazyAttributeIndexes?
     /// The entities whose snapshots this holds, when it holds only some of the document's
     /// (``ArchiveStore/readSnapshots(of:)``): it then has no history, and is for reading those
     /// entities only. `nil` for a whole document.
@@ -76,6 +78,7 @@ public struct IndexedDocument: Sendable {
         uniqueIndexes = [:]
         problems = []
         heldEntities = []
+        if indexingAttributes { lazyAttributeIndexes = LazyAttributeIndexes() }
     }
 
     /// Takes the snapshots of `entity` (all the document holds, in any order) into a document
@@ -104,8 +107,11 @@ public struct IndexedDocument: Sendable {
     }
 
     /// Builds `entity`'s uniqueness indexes and (with ``indexingAttributes``) attribute indexes
-    /// over `identifiers`, its snapshots in ``byIdentifier``.
+    /// over `identifiers`, its snapshots in ``byIdentifier``. A document holding only some
+    /// entities is never saved, so it has no uniqueness indexes, and builds an attribute index
+    /// when a fetch first asks for it.
     private mutating func index(_ entity: Schema.Entity, identifiers: [PersistentIdentifier]) {
+        guard heldEntities == nil else { return }
         for constraint in entity.effectiveUniquenessConstraints {
             var index: [[SnapshotValue]: PersistentIdentifier] = [:]
             index.reserveCapacity(identifiers.count)
@@ -115,13 +121,33 @@ public struct IndexedDocument: Sendable {
             uniqueIndexes[entity.name, default: [:]][constraint] = index
         }
         guard indexingAttributes else { return }
-        for index in entity.indices where index.count == 1 {
-            let name = index[0]
-            guard entity.attribute(named: name) != nil, attributeIndexes[entity.name]?[name] == nil else { continue }
-            let entries = identifiers.map { identifier in
-                (value: byIdentifier[identifier]!.values[name] ?? .null, identifier: identifier)
-            }
-            attributeIndexes[entity.name, default: [:]][name] = AttributeIndex(entries)
+        for name in Self.indexedAttributes(of: entity) {
+            attributeIndexes[entity.name, default: [:]][name] = attributeIndex(over: identifiers, of: name)
+        }
+    }
+
+    /// The attributes of `entity` that an `#Index` names alone.
+    private static func indexedAttributes(of entity: Schema.Entity) -> [String] {
+        var names: [String] = []
+        for index in entity.indices where index.count == 1 && entity.attribute(named: index[0]) != nil {
+            if !names.contains(index[0]) { names.append(index[0]) }
+        }
+        return names
+    }
+
+    /// An index of the values `attribute` holds in the snapshots of `identifiers`.
+    private func attributeIndex(over identifiers: [PersistentIdentifier], of attribute: String) -> AttributeIndex {
+        AttributeIndex(identifiers.map { (value: byIdentifier[$0]!.values[attribute] ?? .null, identifier: $0) })
+    }
+
+    /// The index of `attribute` of `entityName`, or `nil` when it has none.
+    private func attributeIndex(of entityName: String, _ attribute: String) -> AttributeIndex? {
+        if let index = attributeIndexes[entityName]?[attribute] { return index }
+        guard let lazyAttributeIndexes, heldEntities?.contains(entityName) ?? false,
+            let entity = schema.entity(named: entityName), Self.indexedAttributes(of: entity).contains(attribute)
+        else { return nil }
+        return lazyAttributeIndexes.index(of: entityName, attribute: attribute) {
+            attributeIndex(over: identifiers(of: entityName), of: attribute)
         }
     }
 
@@ -132,7 +158,7 @@ public struct IndexedDocument: Sendable {
     public func identifiers(of entityName: String, where attribute: String, from lower: ValueBound?, to upper: ValueBound?)
         -> [PersistentIdentifier]?
     {
-        attributeIndexes[entityName]?[attribute]?.entries(in: lower, upper: upper).map(\.identifier)
+        attributeIndex(of: entityName, attribute)?.entries(in: lower, upper: upper).map(\.identifier)
     }
 
     /// The identifiers of the `count` models of `entityName` with the lowest values of
@@ -142,13 +168,13 @@ public struct IndexedDocument: Sendable {
     public func identifiers(of entityName: String, withFirst count: Int, of attribute: String, reversed: Bool)
         -> [PersistentIdentifier]?
     {
-        attributeIndexes[entityName]?[attribute]?.firstEntries(count, reversed: reversed).map(\.identifier)
+        attributeIndex(of: entityName, attribute)?.firstEntries(count, reversed: reversed).map(\.identifier)
     }
 
     /// Whether a model of `entityName` holds NaN in `attribute`, which its index cannot place in
     /// an order.
     public func hasUnorderedValues(in attribute: String, of entityName: String) -> Bool {
-        !(attributeIndexes[entityName]?[attribute]?.unordered.isEmpty ?? true)
+        !(attributeIndex(of: entityName, attribute)?.unordered.isEmpty ?? true)
     }
 
     /// An empty document for `schema` with a new store identifier.
