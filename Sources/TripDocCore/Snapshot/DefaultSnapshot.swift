@@ -43,10 +43,15 @@ public struct DefaultSnapshot: DataStoreSnapshot, Hashable {
     /// values holding one change, so a snapshot nothing else shares is not copied.
     mutating func remapReferences(_ remappedIdentifiers: [PersistentIdentifier: PersistentIdentifier]) {
         guard !remappedIdentifiers.isEmpty else { return }
-        for index in values.indices {
+        // Not `for index in values.indices`: the indices collection holds the dictionary, whose
+        // first change would then copy it.
+        var index = values.startIndex
+        while index != values.endIndex {
             let value = values.values[index]
-            guard value.refers(where: { remappedIdentifiers[$0] != nil }) else { continue }
-            values.values[index] = value.remappingReferences { remappedIdentifiers[$0] ?? $0 }
+            if value.refers(where: { remappedIdentifiers[$0] != nil }) {
+                values.values[index] = value.remappingReferences { remappedIdentifiers[$0] ?? $0 }
+            }
+            values.formIndex(after: &index)
         }
     }
 
