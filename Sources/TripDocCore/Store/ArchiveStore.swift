@@ -95,7 +95,7 @@ public final class ArchiveStore {
         AtomicFileWriter.removeStaleTemporaryFiles(besides: path)
         defer { withExtendedLifetime(lock) {} }
         loadedStamp = StoreStamp()
-        if FileManager.default.fileExists(atPath: path), !journal.exists {
+        if Self.isRegularFile(path), !journal.exists {
             // Opening reads the header and schema only: fetches read the entities they need
             // (readSnapshots(of:)), and the first save the whole document.
             let (stamp, read) = try Self.readSnapshots(of: [], path: path, format: format, limits: limits)
@@ -207,7 +207,8 @@ public final class ArchiveStore {
             loadedStamp = stamp
             return cached.document
         }
-        guard stamp.document != nil, stamp.journal == nil else { return try readIndexedDocument() }
+        // A FIFO or device cannot be read again: it is read once, whole.
+        guard stamp.document != nil, stamp.journal == nil, Self.isRegularFile(path) else { return try readIndexedDocument() }
         var document = partial?.stamp == stamp ? partial?.document : nil
         let missing = Set(entityNames).subtracting(document?.heldEntities ?? [])
         if document == nil || !missing.isEmpty {
@@ -226,6 +227,13 @@ public final class ArchiveStore {
         }
         loadedStamp = stamp
         return document!
+    }
+
+    /// Whether `path` finally names a regular file (symbolic links followed), which can be
+    /// read a part at a time.
+    private static func isRegularFile(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
     }
 
     /// Reads the header, schema and the snapshots of `entityNames` of the document at `path`
