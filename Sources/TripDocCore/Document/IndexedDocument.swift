@@ -31,6 +31,9 @@ public struct IndexedDocument: Sendable {
     private let indexingAttributes: Bool
     /// The attribute indexes of a document holding only some entities, built when first used.
     private var lazyAttributeIndexes: LazyAttributeIndexes?
+    /// The snapshots of each entity a document holding only some entities holds, in document
+    /// order, as they were read (when the file listed them in order, once each).
+    private var heldSnapshots: [String: [DefaultSnapshot]] = [:]
     /// The entities whose snapshots this holds, when it holds only some of the document's
     /// (``ArchiveStore/readSnapshots(of:)``): it then has no history, and is for reading those
     /// entities only. `nil` for a whole document.
@@ -93,6 +96,9 @@ public struct IndexedDocument: Sendable {
             identifiers.append(snapshot.persistentIdentifier)
         }
         if !identifiers.isEmpty { orders[entity.name] = EntityOrder(identifiers) }
+        if identifiers.count == snapshots.count, zip(identifiers, identifiers.dropFirst()).allSatisfy({ $0 < $1 }) {
+            heldSnapshots[entity.name] = snapshots
+        }
         index(entity, identifiers: identifiers)
     }
 
@@ -205,7 +211,8 @@ public struct IndexedDocument: Sendable {
 
     /// The snapshots of `entityName`, in document order (by primary key).
     public func snapshots(of entityName: String) -> [DefaultSnapshot] {
-        identifiers(of: entityName).map { byIdentifier[$0]! }
+        if let snapshots = heldSnapshots[entityName] { return snapshots }
+        return identifiers(of: entityName).map { byIdentifier[$0]! }
     }
 
     /// The whole document, its snapshots by entity name, then primary key (the order documents
