@@ -14,6 +14,9 @@ import TripDocCore
 /// as they are read (``init(arriving:limits:arrived:)``): the reader then waits for more where it
 /// needs them, and reads exactly as it would once all were there.
 public struct JSONReader: StructuredReader {
+    /// A copy reads the same borrowed bytes on its own.
+    public static var copiesReadIndependently: Bool { true }
+
     /// A position in the text, to come back to for an error's place (`StructuredReader.bookmark`).
     public struct Bookmark {
         var position: Int

@@ -137,7 +137,9 @@ public struct DocumentDecoder {
     /// Reads a whole document into memory.
     private func decodeDocument<R: StructuredReader>(from reader: inout R) throws -> Document {
         var collector = DocumentCollector()
-        try decodeSections(from: &reader, into: &collector)
+        // The collector takes the history late, so a reader that can be copied reads it on the
+        // other core while the snapshots are read (it is often as large as they are).
+        try decodeSections(from: &reader, into: &collector, historyOnAnotherThread: R.copiesReadIndependently)
         return collector.document!
     }
 
@@ -153,7 +155,7 @@ public struct DocumentDecoder {
     }
 
     private func decodeSections<R: StructuredReader, Sink: DocumentDecodingSink>(
-        from reader: inout R, into sink: inout Sink
+        from reader: inout R, into sink: inout Sink, historyOnAnotherThread: Bool = false
     ) throws {
         let rootStart = reader.bookmark
         guard try reader.peekKind() == .object else {
@@ -227,6 +229,26 @@ public struct DocumentDecoder {
                     continue
                 }
                 try checkHeader(header, schema)
+                if history == nil, let historyStart = sections["history"], sink.wantsHistory, historyOnAnotherThread {
+                    // The history and the snapshots at once, each with a reader of its own; an
+                    // error in the history, which comes first in the file, is the one reported.
+                    try sink.begin(header: header, schema: schema, history: nil)
+                    begun = true
+                    var historyReader = reader
+                    historyReader.resume(at: historyStart)
+                    let (late, streamed) = TwoThreads.run(
+                        {
+                            Result {
+                                try within("history") {
+                                    try decodeHistory(from: &historyReader, schema: schema, storeIdentifier: header.storeIdentifier)
+                                }
+                            }
+                        },
+                        { Result { try streamSnapshots(header, schema) } })
+                    try sink.lateHistory(late.get())
+                    try streamed.get()
+                    continue
+                }
                 if history == nil, sections["history"] != nil, sink.wantsHistory {
                     try readSkippedHistory(header, schema)
                     reader.resume(at: start)

@@ -28,6 +28,12 @@ public protocol StructuredReader {
     /// A position the reader can come back to.
     associatedtype Bookmark
 
+    /// Whether a copy of a reader reads on its own, and may read on another thread while the
+    /// original goes on (default `false`): the decoder then reads a document's history on one
+    /// core while it reads the snapshots on the other. True of a reader over bytes in memory;
+    /// not of one that keeps its parsing state in a shared object.
+    static var copiesReadIndependently: Bool { get }
+
     /// The position of the next value.
     var bookmark: Bookmark { mutating get }
     /// Goes back (or forward) to a position taken from ``bookmark``.
@@ -73,6 +79,8 @@ public protocol StructuredReader {
 }
 
 extension StructuredReader {
+    public static var copiesReadIndependently: Bool { false }
+
     public mutating func readString<Result>(utf8 body: (UnsafeBufferPointer<UInt8>) throws -> Result) throws -> Result {
         try readString().withUTF8Bytes(body)
     }

@@ -1,12 +1,11 @@
 import Foundation
-import TripDoc
 
 /// Work done on both cores at once: the two closures run on two threads, and their results come
 /// back in order. The closures may only read what they share (each writes its own result).
-enum TwoThreads {
+package enum TwoThreads {
     /// The results of `first` and `second`, worked out at the same time. Both see the caller's
     /// progress observer (``CodingProgress``), which a thread does not inherit by itself.
-    static func run<T, U>(_ first: () -> T, _ second: () -> U) -> (T, U) {
+    package static func run<T, U>(_ first: () -> T, _ second: () -> U) -> (T, U) {
         let results = Results<T, U>()
         let observer = UncheckedSendable(value: CodingProgress.observer)
         withoutActuallyEscaping(first) { first in
