@@ -7,6 +7,7 @@ enum Row: String, CaseIterable, Codable {
     case equalityFetch = "equality-fetch"
     case rangeFetch = "range-fetch"
     case sortedLimit = "sorted-limit"
+    case firstUpdate = "first-update"
     case update
     case delete
 
@@ -20,6 +21,7 @@ enum Row: String, CaseIterable, Codable {
         case .equalityFetch: "`destination == \"\(GeneratedTrip.queriedDestination)\"` fetch"
         case .rangeFetch: "1 % `startDate` range fetch"
         case .sortedLimit: "sorted by `startDate`, `fetchLimit = 10`"
+        case .firstUpdate: "first one-object update + save after opening"
         case .update: "one-object update + save, median"
         case .delete: "delete one trip (cascade) + save, median"
         }

@@ -79,6 +79,8 @@ enum Stage: String, CaseIterable {
         for name in plan.updatedTripNames {
             updateTimes.append(try store.setDestination(ofTripNamed: name, to: updated) * 1000)
         }
+        // The first save after opening (the store read only what the queries needed so far).
+        if let first = updateTimes.first { result.values[.firstUpdate] = first }
         result.values[.update] = median(updateTimes)
         result.checksums[.update] = try store.fetchTrips(destination: updated).description
 
