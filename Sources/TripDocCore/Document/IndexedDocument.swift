@@ -24,12 +24,13 @@ public struct IndexedDocument: Sendable {
     /// What was wrong with the document this was made from (an identifier listed twice); a save
     /// refuses to change such a document.
     let problems: [IntegrityProblem]
-    /// For each entity, the attributes with an index (an `#Index` on the attribute alone), when
-    /// the document was made with `indexingAttributes`.
+    /// For each entity, the attributes with an index (an `#Index` on the attribute alone) that
+    /// saves keep up to date: those a fetch asked for before a save (see
+    /// ``lazyAttributeIndexes``).
     private var attributeIndexes: [String: [String: AttributeIndex]] = [:]
     /// Whether attributes with an `#Index` get an index of their values.
     private let indexingAttributes: Bool
-    /// The attribute indexes of a document holding only some entities, built when first used.
+    /// The attribute indexes not yet in ``attributeIndexes``, built when a fetch first uses one.
     private var lazyAttributeIndexes: LazyAttributeIndexes?
     /// The snapshots of each entity a document holding only some entities holds, in document
     /// order, as they were read (when the file listed them in order, once each).
@@ -43,8 +44,9 @@ public struct IndexedDocument: Sendable {
     /// last snapshot); saves then fail with ``SaveChangesError/documentHasProblems(_:)``.
     ///
     /// With `indexingAttributes`, each attribute that an `#Index` names alone (the schema's
-    /// `indices`) gets an index of its values, for ``identifiers(of:where:from:to:)``: what a
-    /// store answering fetches wants, and a tool applying one save does not.
+    /// `indices`) gets an index of its values, for ``identifiers(of:where:from:to:)``, built
+    /// when a fetch first asks for it and kept up to date by saves from then on: what a store
+    /// answering fetches wants, and a tool applying one save does not.
     public init(_ document: Document, indexingAttributes: Bool = false) {
         header = document.header
         schema = document.schema
@@ -67,6 +69,7 @@ public struct IndexedDocument: Sendable {
         uniqueIndexes = [:]
         problems = hasDuplicates ? IntegrityChecker().problems(in: document) : []
         for entity in schema.entities { index(entity, identifiers: identifiersByEntity[entity.name] ?? []) }
+        if indexingAttributes { lazyAttributeIndexes = LazyAttributeIndexes() }
     }
 
     /// A document that holds the snapshots of some entities only, without history: what a
@@ -112,10 +115,9 @@ public struct IndexedDocument: Sendable {
         }
     }
 
-    /// Builds `entity`'s uniqueness indexes and (with ``indexingAttributes``) attribute indexes
-    /// over `identifiers`, its snapshots in ``byIdentifier``. A document holding only some
-    /// entities is never saved, so it has no uniqueness indexes, and builds an attribute index
-    /// when a fetch first asks for it.
+    /// Builds `entity`'s uniqueness indexes over `identifiers`, its snapshots in
+    /// ``byIdentifier`` (a document holding only some entities is never saved, and has none).
+    /// Attribute indexes are built when a fetch first asks for one.
     private mutating func index(_ entity: Schema.Entity, identifiers: [PersistentIdentifier]) {
         guard heldEntities == nil else { return }
         for constraint in entity.effectiveUniquenessConstraints {
@@ -125,10 +127,6 @@ public struct IndexedDocument: Sendable {
                 if let key = Self.uniqueKey(of: byIdentifier[identifier]!, constraint: constraint) { index[key] = identifier }
             }
             uniqueIndexes[entity.name, default: [:]][constraint] = index
-        }
-        guard indexingAttributes else { return }
-        for name in Self.indexedAttributes(of: entity) {
-            attributeIndexes[entity.name, default: [:]][name] = attributeIndex(over: identifiers, of: name)
         }
     }
 
@@ -149,7 +147,7 @@ public struct IndexedDocument: Sendable {
     /// The index of `attribute` of `entityName`, or `nil` when it has none.
     private func attributeIndex(of entityName: String, _ attribute: String) -> AttributeIndex? {
         if let index = attributeIndexes[entityName]?[attribute] { return index }
-        guard let lazyAttributeIndexes, heldEntities?.contains(entityName) ?? false,
+        guard let lazyAttributeIndexes, heldEntities?.contains(entityName) ?? true,
             let entity = schema.entity(named: entityName), Self.indexedAttributes(of: entity).contains(attribute)
         else { return nil }
         return lazyAttributeIndexes.index(of: entityName, attribute: attribute) {
@@ -250,6 +248,14 @@ public struct IndexedDocument: Sendable {
         // (The constraints are copied out first: holding the entity's indexes while changing one
         // would make the change copy the whole index.)
         let constraintsByEntity = uniqueIndexes.mapValues { Array($0.keys) }
+        if let lazy = lazyAttributeIndexes {
+            // The indexes fetches built are kept up to date from here on; this document's
+            // snapshots change, so later ones are built anew.
+            for (entityName, indexes) in lazy.taken() {
+                attributeIndexes[entityName, default: [:]].merge(indexes) { kept, _ in kept }
+            }
+            lazyAttributeIndexes = LazyAttributeIndexes()
+        }
         let indexedByEntity = attributeIndexes.mapValues { Array($0.keys) }
         if !indexedByEntity.isEmpty {
             for (identifier, new) in changed {

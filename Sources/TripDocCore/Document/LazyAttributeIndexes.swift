@@ -1,9 +1,10 @@
 import Foundation
 
-/// The attribute indexes of a document holding only some entities
-/// (``IndexedDocument/heldEntities``), each built when a fetch first asks for it: a fetch
-/// without a predicate or sort on an indexed attribute never pays for one. Copies of the
-/// document share what is built; the entities' snapshots never change once held.
+/// The attribute indexes of an ``IndexedDocument`` that no save has kept up to date yet, each
+/// built when a fetch first asks for it: a document read for a fetch without a predicate or sort
+/// on an indexed attribute, or for a save, never pays for one. Copies of the document share what
+/// is built (their snapshots are the same); a save takes what was built into the document it
+/// changes (``taken()``), which keeps those indexes up to date from then on.
 final class LazyAttributeIndexes: @unchecked Sendable {
     private let lock = NSLock()
     private var built: [String: [String: AttributeIndex]] = [:]
@@ -16,5 +17,10 @@ final class LazyAttributeIndexes: @unchecked Sendable {
             built[entityName, default: [:]][attribute] = index
             return index
         }
+    }
+
+    /// The indexes built so far, by entity name and attribute.
+    func taken() -> [String: [String: AttributeIndex]] {
+        lock.withLock { built }
     }
 }
