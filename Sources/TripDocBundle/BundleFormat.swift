@@ -60,7 +60,8 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
 
     public func readDocument(from data: Data, file: String, limits: DocumentLimits) throws -> Document {
         var collector = DocumentCollector()
-        try readDocument(from: data, file: file, limits: limits, into: &collector)
+        // The collector takes the history late: it is read on the other core beside the snapshots.
+        try read(from: data, file: file, limits: limits, into: &collector, historyBesideSnapshots: true)
         return collector.document!
     }
 
@@ -72,6 +73,16 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
     /// such, whatever the decoder made of its bytes.
     public func readDocument<Sink: DocumentDecodingSink>(
         from data: Data, file: String, limits: DocumentLimits, into sink: inout Sink
+    ) throws {
+        try read(from: data, file: file, limits: limits, into: &sink, historyBesideSnapshots: false)
+    }
+
+    /// Reads the document into `sink`; with `historyBesideSnapshots`, for a sink that takes the
+    /// history late (``DocumentDecodingSink/lateHistory(_:)``), the history entry is decoded on
+    /// one core while the snapshot entries are on the other. An error in the history is the one
+    /// reported, as when it is read first.
+    private func read<Sink: DocumentDecodingSink>(
+        from data: Data, file: String, limits: DocumentLimits, into sink: inout Sink, historyBesideSnapshots: Bool
     ) throws {
         try limits.checkDocumentSize(data.count, file: file)
         // First everything but the snapshot entries; those are inflated once the sink has said
@@ -161,30 +172,40 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
                 message: "the entry holds snapshots of an entity the schema does not have",
                 hint: "The file is damaged or is not a tripdoc bundle")
         }
-        var history: DocumentHistory? = wantsHistory ? DocumentHistory() : nil
-        if wantsHistory, contents[Self.historyEntry] != nil {
-            history = try readJSON(Self.historyEntry) {
+        func decodedHistory() throws -> DocumentHistory {
+            guard contents[Self.historyEntry] != nil else { return DocumentHistory() }
+            return try readJSON(Self.historyEntry) {
                 try decoder.decodeHistory(from: &$0, schema: schema, storeIdentifier: header.storeIdentifier, file: file)
             }
         }
-        try sink.begin(header: header, schema: schema, history: history)
-        let entities = schema.entities.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) })
-            .filter { sink.wantsSnapshots(of: $0) }
-        let wanted = Set(entities.map { Self.snapshotsFolder + $0.name + ".json" })
-        let inflation = BackgroundInflation(of: data, limits: limits, including: { wanted.contains($0) })
-        defer { inflation.stop() }
-        var count = 0
-        for entity in entities {
-            let name = Self.snapshotsFolder + entity.name + ".json"
-            try sink.beginEntity(entity)
-            let entityCount = try readJSON(name, arrivingFrom: inflation) {
-                try decoder.decodeSnapshots(
-                    of: entity, from: &$0, storeIdentifier: header.storeIdentifier, file: file,
-                    keyPath: "snapshots.\(entity.name)", counted: &count, into: &sink)
+        func readSnapshots() throws {
+            let entities = schema.entities.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) })
+                .filter { sink.wantsSnapshots(of: $0) }
+            let wanted = Set(entities.map { Self.snapshotsFolder + $0.name + ".json" })
+            let inflation = BackgroundInflation(of: data, limits: limits, including: { wanted.contains($0) })
+            defer { inflation.stop() }
+            var count = 0
+            for entity in entities {
+                let name = Self.snapshotsFolder + entity.name + ".json"
+                try sink.beginEntity(entity)
+                let entityCount = try readJSON(name, arrivingFrom: inflation) {
+                    try decoder.decodeSnapshots(
+                        of: entity, from: &$0, storeIdentifier: header.storeIdentifier, file: file,
+                        keyPath: "snapshots.\(entity.name)", counted: &count, into: &sink)
+                }
+                try sink.endEntity(entity, count: entityCount)
             }
-            try sink.endEntity(entity, count: entityCount)
+            try refusingArchiveErrors(file: file) { try inflation.finish() }
         }
-        try refusingArchiveErrors(file: file) { try inflation.finish() }
+        guard historyBesideSnapshots, wantsHistory, contents[Self.historyEntry] != nil else {
+            try sink.begin(header: header, schema: schema, history: wantsHistory ? try decodedHistory() : nil)
+            try readSnapshots()
+            return
+        }
+        try sink.begin(header: header, schema: schema, history: nil)
+        let (history, snapshots) = TwoThreads.run({ Result { try decodedHistory() } }, { Result { try readSnapshots() } })
+        try sink.lateHistory(history.get())
+        try snapshots.get()
     }
 
     public func entryReports(of data: Data, file: String, limits: DocumentLimits) throws -> [ArchiveEntryReport] {
