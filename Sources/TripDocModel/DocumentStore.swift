@@ -42,8 +42,28 @@ public final class DocumentStore<Configuration: DocumentStoreConfiguration>: Dat
 
     /// The document of a store kept in memory, changed in place by saves.
     private final class InMemoryDocument {
-        var document: IndexedDocument
+        var document: IndexedDocument {
+            didSet { generation &+= 1 }
+        }
+        /// Counts the changes to the document.
+        private var generation = 0
+        /// Each entity's snapshots in document order, as fetches read them, and the
+        /// ``generation`` they were listed in: listed on the first fetch of the entity after a
+        /// change, so that the next fetches read them in one pass over an array rather than
+        /// looking each one up by identifier. A change leaves the list to the next fetch of the
+        /// entity to replace: releasing it then costs what listing it again does, where a save
+        /// dropping it would cost a release per snapshot.
+        private var snapshotsByEntity: [String: (generation: Int, snapshots: [DefaultSnapshot])] = [:]
+
         init(_ document: IndexedDocument) { self.document = document }
+
+        /// The snapshots of `entityName`, in document order.
+        func snapshots(of entityName: String) -> [DefaultSnapshot] {
+            if let listed = snapshotsByEntity[entityName], listed.generation == generation { return listed.snapshots }
+            let snapshots = document.snapshots(of: entityName)
+            snapshotsByEntity[entityName] = (generation, snapshots)
+            return snapshots
+        }
     }
 
     public let configuration: Configuration
@@ -146,7 +166,16 @@ public final class DocumentStore<Configuration: DocumentStoreConfiguration>: Dat
             let descriptor = request.descriptor
             if descriptor.predicate != nil { throw DataStoreError.preferInMemoryFilter }
             if !descriptor.sortBy.isEmpty { throw DataStoreError.preferInMemorySort }
-            var snapshots = try document().snapshots(of: ModelDescription.entityName(of: T.self))[...]
+            let entityName = ModelDescription.of(T.self).entityName
+            let all: [DefaultSnapshot] =
+                switch backend {
+                case .file(let store): try store.readIndexedDocument().snapshots(of: entityName)
+                case .memory(let memory): memory.snapshots(of: entityName)
+                }
+            guard descriptor.fetchOffset != nil || descriptor.fetchLimit != nil else {
+                return DataStoreFetchResult(descriptor: descriptor, fetchedSnapshots: all)
+            }
+            var snapshots = all[...]
             if let offset = descriptor.fetchOffset { snapshots = snapshots.dropFirst(max(offset, 0)) }
             if let limit = descriptor.fetchLimit { snapshots = snapshots.prefix(max(limit, 0)) }
             return DataStoreFetchResult(descriptor: descriptor, fetchedSnapshots: Array(snapshots))

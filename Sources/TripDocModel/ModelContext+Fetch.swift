@@ -11,9 +11,7 @@ extension ModelContext {
     public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
         switch try select(descriptor) {
         case .snapshots(let snapshots):
-            let models = snapshots.map { materializeFetched($0, as: T.self) as! T }
-            if let problem = models.lazy.compactMap({ $0.backing.loadProblem }).first { throw problem }
-            return models
+            return try materializeFetched(snapshots, as: T.self)
         case .models(let models):
             return models
         }
@@ -61,8 +59,7 @@ extension ModelContext {
             if !inMemory { return .snapshots(fetched) }
             if let selected = try? selectSnapshots(fetched, descriptor) { return .snapshots(selected) }
         }
-        var models = fetched.map { materializeFetched($0, as: T.self) as! T }
-        if let problem = models.lazy.compactMap({ $0.backing.loadProblem }).first { throw problem }
+        var models = try materializeFetched(fetched, as: T.self)
         if descriptor.includePendingChanges {
             models.removeAll { deletedIdentifiers.contains($0.persistentModelID) }
             models += insertedIdentifiers.compactMap { registry[$0] as? T }

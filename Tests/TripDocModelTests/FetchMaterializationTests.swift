@@ -1,0 +1,160 @@
+import Foundation
+import Testing
+import TripDoc
+
+/// What a fetch gives when it makes models from stored snapshots in bulk, and when the in-memory
+/// store answers from the snapshots it listed for an earlier fetch: the context's unsaved
+/// changes, models it already holds, what other contexts saved since, relationships read when
+/// first used, sorts with offsets and limits.
+@Suite struct FetchMaterializationTests {
+    /// An in-memory container with `count` saved trips (`Trip 0` …), every third going to
+    /// Kyoto, each with an accommodation and two bucket-list items.
+    func container(trips count: Int) throws -> ModelContainer {
+        let container = try ModelContainer(
+            for: Trip.self, BucketListItem.self, LivingAccommodation.self,
+            configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+        let context = ModelContext(container)
+        for number in 0..<count {
+            let trip = Trip(
+                name: "Trip \(number)", destination: number % 3 == 0 ? "Kyoto" : "Oslo",
+                startDate: Date(timeIntervalSinceReferenceDate: Double((number * 7) % count) * 3600),
+                endDate: Date(timeIntervalSinceReferenceDate: 1e9))
+            context.insert(trip)
+            trip.livingAccommodation = LivingAccommodation(address: "\(number) Harbour Street", placeName: "Stay \(number)")
+            for item in 0..<2 {
+                trip.bucketList.append(
+                    BucketListItem(title: "Sight \(item) of \(number)", details: "", hasReservation: item == 0, isInPlan: true))
+            }
+        }
+        try context.save()
+        return container
+    }
+
+    func names(_ trips: [Trip]) -> [String] { trips.map(\.name) }
+
+    @Test func aFetchShowsTheContextsUnsavedInsertsChangesAndDeletions() throws {
+        let container = try container(trips: 30)
+        let context = ModelContext(container)
+        let saved = try context.fetch(FetchDescriptor<Trip>())
+        saved[1].destination = "Kyoto"
+        context.delete(saved[2])
+        context.insert(Trip(name: "New", destination: "Kyoto"))
+
+        let all = try context.fetch(FetchDescriptor<Trip>())
+        #expect(all.count == 30)
+        #expect(all.contains { $0.name == "New" })
+        #expect(!all.contains { $0 === saved[2] })
+        let kyoto = try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.destination == "Kyoto" }))
+        #expect(Set(names(kyoto)) == Set((0..<30).filter { $0 % 3 == 0 }.map { "Trip \($0)" } + ["Trip 1", "New"]))
+        #expect(kyoto.contains { $0 === saved[1] })
+
+        var without = FetchDescriptor<Trip>(predicate: #Predicate { $0.destination == "Kyoto" })
+        without.includePendingChanges = false
+        let stored = try context.fetch(without)
+        #expect(!stored.contains { $0.name == "New" })
+        #expect(stored.filter { $0.name != "Trip 1" }.count == 10)
+        // The changed model is the context's, unsaved value and all.
+        #expect(try context.fetch(FetchDescriptor<Trip>()).first { $0.name == "Trip 1" }?.destination == "Kyoto")
+    }
+
+    @Test func aSecondFetchGivesTheRegisteredModelsWithWhatOtherContextsSaved() throws {
+        let container = try container(trips: 12)
+        let context = ModelContext(container)
+        let first = try context.fetch(FetchDescriptor<Trip>())
+        first[4].destination = "Lima"  // unsaved here
+
+        let other = ModelContext(container)
+        let theirs = try other.fetch(FetchDescriptor<Trip>())
+        theirs[3].destination = "Paris"
+        theirs[4].destination = "Quebec"
+        try other.save()
+
+        let second = try context.fetch(FetchDescriptor<Trip>())
+        #expect(second.count == first.count)
+        #expect(zip(first, second).allSatisfy { $0 === $1 })
+        #expect(second[3].destination == "Paris")
+        #expect(second[4].destination == "Lima")
+        #expect(second[5].destination == theirs[5].destination)
+    }
+
+    @Test func fetchesAfterSavesInsertsDeletionsAndEraseSeeTheStoreAsItIsNow() throws {
+        let container = try container(trips: 9)
+        let reader = ModelContext(container)
+        let kyoto = FetchDescriptor<Trip>(predicate: #Predicate { $0.destination == "Kyoto" })
+        #expect(try ModelContext(container).fetch(kyoto).count == 3)
+
+        let writer = ModelContext(container)
+        writer.insert(Trip(name: "Later", destination: "Kyoto"))
+        try writer.save()
+        #expect(try ModelContext(container).fetch(kyoto).count == 4)
+        #expect(try reader.fetch(FetchDescriptor<Trip>()).count == 10)
+
+        let trips = try writer.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+        #expect(names(trips) == ["Later"] + (0..<9).map { "Trip \($0)" })
+        writer.delete(trips[4])  // Trip 3, to Kyoto
+        trips[2].destination = "Kyoto"  // Trip 1
+        trips[1].destination = "Lima"  // Trip 0
+        try writer.save()
+        let now = try ModelContext(container).fetch(FetchDescriptor<Trip>())
+        #expect(now.count == 9)
+        #expect(!now.contains { $0.name == "Trip 3" })
+        let kyotoNow = try ModelContext(container).fetch(kyoto)
+        #expect(Set(names(kyotoNow)) == ["Later", "Trip 1", "Trip 6"])
+        #expect(try ModelContext(container).fetchCount(kyoto) == 3)
+
+        try container.erase()
+        #expect(try ModelContext(container).fetch(FetchDescriptor<Trip>()).isEmpty)
+        #expect(try ModelContext(container).fetch(kyoto).isEmpty)
+    }
+
+    @Test func relationshipsOfFetchedModelsResolveWhenFirstReadAndKeepTheirInverses() throws {
+        let container = try container(trips: 6)
+        let context = ModelContext(container)
+        let trips = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+        let stay = try #require(trips[2].livingAccommodation)
+        #expect(stay.placeName == "Stay 2")
+        #expect(stay.trip === trips[2])
+        #expect(trips[2].bucketList.map(\.title).sorted() == ["Sight 0 of 2", "Sight 1 of 2"])
+
+        // Moving an accommodation keeps both sides in step, through the fetched models.
+        trips[3].livingAccommodation = stay
+        #expect(stay.trip === trips[3])
+        #expect(trips[2].livingAccommodation == nil)
+        try context.save()
+        let reader = ModelContext(container)
+        let again = try reader.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == "Trip 3" }))
+        #expect(again.first?.livingAccommodation?.placeName == "Stay 2")
+    }
+
+    @Test func predicatesOverRelationshipsAreEvaluatedOnTheModels() throws {
+        let container = try container(trips: 10)
+        let context = ModelContext(container)
+        let byStay = try context.fetch(
+            FetchDescriptor<Trip>(predicate: #Predicate { $0.livingAccommodation?.placeName == "Stay 7" }))
+        #expect(names(byStay) == ["Trip 7"])
+        let items = try context.fetch(
+            FetchDescriptor<BucketListItem>(predicate: #Predicate { $0.trip?.destination == "Kyoto" && $0.hasReservation }))
+        #expect(Set(items.map(\.title)) == Set([0, 3, 6, 9].map { "Sight 0 of \($0)" }))
+        #expect(items.allSatisfy { $0.trip?.destination == "Kyoto" })
+    }
+
+    @Test(arguments: [(0, 5), (3, 4), (8, 10), (12, 3)])
+    func sortsWithOffsetsAndLimitsSelectWhatSortingEveryModelSelects(offset: Int, limit: Int) throws {
+        let container = try container(trips: 14)
+        let everything = try ModelContext(container).fetch(FetchDescriptor<Trip>())
+        let expected = everything.sorted { ($0.destination, $0.startDate) < ($1.destination, $1.startDate) }
+            .dropFirst(offset).prefix(limit).map(\.name)
+
+        var descriptor = FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.destination), SortDescriptor(\.startDate)])
+        descriptor.fetchOffset = offset
+        descriptor.fetchLimit = limit
+        #expect(names(try ModelContext(container).fetch(descriptor)) == expected)
+
+        // Without a sort: document order, cut the same way.
+        var unsorted = FetchDescriptor<Trip>()
+        unsorted.fetchOffset = offset
+        unsorted.fetchLimit = limit
+        let inOrder = try ModelContext(container).fetch(unsorted)
+        #expect(names(inOrder) == Array(everything.dropFirst(offset).prefix(limit).map(\.name)))
+    }
+}
