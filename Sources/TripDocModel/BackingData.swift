@@ -42,8 +42,9 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
     var values: ModelValues
     /// The state last fetched or saved; `nil` for a model never saved. A property read on
     /// demand (``ModelDescription/Property/readsOnDemand(_:)``: relationships, scalar
-    /// attributes) and not set or read since keeps its value here until first read, so a model
-    /// costs its snapshot (which it shares with its store) and little more until it is used.
+    /// attributes) and not set or read since keeps its saved value in ``values`` until first
+    /// read, so a model costs its snapshot (whose values it shares with its store) and little
+    /// more until it is used.
     var committed: DefaultSnapshot?
     /// Whether the model has been deleted from its context.
     var isDeleted = false
@@ -93,7 +94,10 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
         for index in properties.indices {
             let value = snapshot.values[properties[index].name] ?? .null
             // A `let` is given its value when the object is made (see StoredLetProperties).
-            if properties[index].readsOnDemand(value), !storedLets.contains(properties[index].keyPath) { continue }
+            if properties[index].readsOnDemand(value), !storedLets.contains(properties[index].keyPath) {
+                values.setStoredValue(value, at: index)
+                continue
+            }
             let property = properties[index]
             switch property.kind {
             case .attribute(let coding, _):
@@ -123,9 +127,7 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
 
     /// ``storedValue(of:)`` for the property at `index` of the description.
     func storedValue(ofPropertyAt index: Int) -> SnapshotValue? {
-        guard let committed, values[propertyAt: index] == nil else { return nil }
-        let value = committed.values[description.properties[index].name] ?? .null
-        return description.properties[index].readsOnDemand(value) ? value : nil
+        values.storedValue(at: index)
     }
 
     public func getValue<Value>(forKey key: KeyPath<Model, Value>) -> Value {
