@@ -31,7 +31,7 @@ public protocol DocumentStoreConfiguration: DataStoreConfiguration {
 /// rules and history are the shared engine's. Predicates and sorts are left to the context
 /// (`DataStoreError.preferInMemoryFilter`), which evaluates them on the models.
 public final class DocumentStore<Configuration: DocumentStoreConfiguration>: DataStore, HistoryProviding,
-    RewritesReferencesOnSave, ReportsAppliedSaves, JournalFolding, ProvidesIndexedDocument
+    RewritesReferencesOnSave, ReportsAppliedSaves, JournalFolding, ProvidesIndexedDocument, ProvidesAttributeColumns
 {
     public typealias Snapshot = DefaultSnapshot
 
@@ -47,22 +47,37 @@ public final class DocumentStore<Configuration: DocumentStoreConfiguration>: Dat
         }
         /// Counts the changes to the document.
         private var generation = 0
-        /// Each entity's snapshots in document order, as fetches read them, and the
-        /// ``generation`` they were listed in: listed on the first fetch of the entity after a
-        /// change, so that the next fetches read them in one pass over an array rather than
-        /// looking each one up by identifier. A change leaves the list to the next fetch of the
-        /// entity to replace: releasing it then costs what listing it again does, where a save
-        /// dropping it would cost a release per snapshot.
-        private var snapshotsByEntity: [String: (generation: Int, snapshots: [DefaultSnapshot])] = [:]
+        /// An entity's snapshots in document order, as fetches read them, and the values of the
+        /// attributes fetches have scanned, at the same positions.
+        private struct Listing {
+            var generation: Int
+            var snapshots: [DefaultSnapshot]
+            var columns: [String: [SnapshotValue]] = [:]
+        }
+        /// Each entity's listing: made on the first fetch of the entity after a change, so that
+        /// the next fetches read its snapshots (and an attribute's values) in one pass over an
+        /// array rather than looking each one up. A change leaves the listing to the next fetch
+        /// of the entity to replace: releasing it then costs what listing again does, where a
+        /// save dropping it would cost a release per snapshot.
+        private var listings: [String: Listing] = [:]
 
         init(_ document: IndexedDocument) { self.document = document }
 
         /// The snapshots of `entityName`, in document order.
         func snapshots(of entityName: String) -> [DefaultSnapshot] {
-            if let listed = snapshotsByEntity[entityName], listed.generation == generation { return listed.snapshots }
+            if let listing = listings[entityName], listing.generation == generation { return listing.snapshots }
             let snapshots = document.snapshots(of: entityName)
-            snapshotsByEntity[entityName] = (generation, snapshots)
+            listings[entityName] = Listing(generation: generation, snapshots: snapshots)
             return snapshots
+        }
+
+        /// The snapshots of `entityName` and their values of `attribute`.
+        func column(of entityName: String, attribute: String) -> AttributeColumn {
+            let snapshots = snapshots(of: entityName)
+            if let values = listings[entityName]?.columns[attribute] { return AttributeColumn(snapshots: snapshots, values: values) }
+            let values = snapshots.map { $0.values[attribute] ?? .null }
+            listings[entityName]?.columns[attribute] = values
+            return AttributeColumn(snapshots: snapshots, values: values)
         }
     }
 
@@ -146,6 +161,13 @@ public final class DocumentStore<Configuration: DocumentStoreConfiguration>: Dat
 
     func indexedDocument() throws -> IndexedDocument {
         try lock.withLock { try document() }
+    }
+
+    func attributeColumn(of entityName: String, attribute: String) throws -> AttributeColumn? {
+        try lock.withLock {
+            guard case .memory(let memory) = backend else { return nil }
+            return memory.column(of: entityName, attribute: attribute)
+        }
     }
 
     /// The whole document as it is now (what a migration stage's context left).

@@ -34,6 +34,11 @@ extension ModelContext {
         {
             return .snapshots(selected)
         }
+        if !hasPendingOfEntity, let provider = store.store as? any ProvidesAttributeColumns,
+            let selected = try? selectThroughColumn(provider, entityName, descriptor)
+        {
+            return .snapshots(selected)
+        }
         var storeDescriptor = descriptor
         var inMemory = countsPending
         if countsPending {
@@ -99,6 +104,22 @@ extension ModelContext {
         }
         guard let candidates else { throw SnapshotPredicate.Unevaluable() }
         return try selectSnapshots(candidates.compactMap { document.snapshot(for: $0) }, descriptor)
+    }
+
+    /// The snapshots a descriptor selects when its predicate bounds an attribute no index
+    /// serves: the candidates are the snapshots whose value of the attribute, read from the
+    /// store's column of it, is within the bounds; then filtered and ordered as
+    /// ``selectSnapshots(_:_:)`` does.
+    ///
+    /// - Throws: ``SnapshotPredicate/Unevaluable`` when the predicate bounds no attribute, or
+    ///   the store keeps no columns.
+    private func selectThroughColumn<T: PersistentModel>(
+        _ provider: any ProvidesAttributeColumns, _ entityName: String, _ descriptor: FetchDescriptor<T>
+    ) throws -> [DefaultSnapshot] {
+        guard let predicate = descriptor.predicate, let range = SnapshotPredicate(predicate, of: T.self)?.range,
+            let column = try provider.attributeColumn(of: entityName, attribute: range.name)
+        else { throw SnapshotPredicate.Unevaluable() }
+        return try selectSnapshots(column.snapshots(within: range), descriptor)
     }
 
     /// The snapshots a descriptor selects, filtered and sorted on the snapshots themselves.

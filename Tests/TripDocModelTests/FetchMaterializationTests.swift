@@ -2,6 +2,32 @@ import Foundation
 import Testing
 import TripDoc
 
+/// A model whose initial values make another model, each time one is made (fetched ones too).
+@Model
+final class Shelf {
+    var name: String
+    var sticker: Sticker? = Sticker.made(text: "new shelf")
+
+    init(name: String) { self.name = name }
+}
+
+@Model
+final class Sticker {
+    var text: String
+
+    init(text: String) { self.text = text }
+
+    /// Every sticker made through ``made(text:)``, in order.
+    nonisolated(unsafe) static var madeSoFar: [Sticker] = []
+    private static let lock = NSLock()
+
+    static func made(text: String) -> Sticker {
+        let sticker = Sticker(text: text)
+        lock.withLock { madeSoFar.append(sticker) }
+        return sticker
+    }
+}
+
 /// What a fetch gives when it makes models from stored snapshots in bulk, and when the in-memory
 /// store answers from the snapshots it listed for an earlier fetch: the context's unsaved
 /// changes, models it already holds, what other contexts saved since, relationships read when
@@ -136,6 +162,59 @@ import TripDoc
             FetchDescriptor<BucketListItem>(predicate: #Predicate { $0.trip?.destination == "Kyoto" && $0.hasReservation }))
         #expect(Set(items.map(\.title)) == Set([0, 3, 6, 9].map { "Sight 0 of \($0)" }))
         #expect(items.allSatisfy { $0.trip?.destination == "Kyoto" })
+    }
+
+    /// Fetches whose predicate bounds an attribute no `#Index` serves (`destination`), which
+    /// the in-memory store answers from a column of the attribute's values, select what the
+    /// same condition selects on every model, in the same order, Unicode spellings included.
+    @Test func unindexedBoundsSelectWhatTheConditionSelectsOnEveryModel() throws {
+        let container = try container(trips: 24)
+        let writer = ModelContext(container)
+        let trips = try writer.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+        trips[5].destination = "Québec"
+        trips[6].destination = "Que\u{301}bec"
+        trips[7].destination = "Lima"
+        try writer.save()
+
+        let reader = ModelContext(container)
+        let everything = try reader.fetch(FetchDescriptor<Trip>())
+        let cases: [(Predicate<Trip>, (Trip) -> Bool)] = [
+            (#Predicate { $0.destination == "Kyoto" }, { $0.destination == "Kyoto" }),
+            (#Predicate { $0.destination == "Québec" }, { $0.destination == "Québec" }),
+            (#Predicate { $0.destination >= "L" && $0.destination < "P" }, { $0.destination >= "L" && $0.destination < "P" }),
+            (#Predicate { $0.destination > "Kyoto" }, { $0.destination > "Kyoto" }),
+            (#Predicate { $0.destination == "Kyoto" && $0.name != "Trip 3" }, { $0.destination == "Kyoto" && $0.name != "Trip 3" }),
+            (#Predicate { $0.destination == "Nowhere" }, { $0.destination == "Nowhere" }),
+        ]
+        for (predicate, condition) in cases {
+            let expected = everything.filter(condition).map(\.name)
+            #expect(names(try ModelContext(container).fetch(FetchDescriptor(predicate: predicate))) == expected)
+            // Twice: the second reads the column the first made.
+            #expect(names(try ModelContext(container).fetch(FetchDescriptor(predicate: predicate))) == expected)
+            #expect(try ModelContext(container).fetchCount(FetchDescriptor(predicate: predicate)) == expected.count)
+        }
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<Trip>(predicate: #Predicate { $0.destination == "Québec" })) == 2)
+    }
+
+    /// A model a fetched model's initial values make while the context makes it (here a
+    /// sticker) is a model of its own, with its own values, and the fetched model keeps its
+    /// saved relationship.
+    @Test func modelsMadeByInitialValuesWhileAFetchedModelIsMadeKeepTheirValues() throws {
+        let container = try ModelContainer(for: Shelf.self, Sticker.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+        let writer = ModelContext(container)
+        let shelf = Shelf(name: "Kitchen")
+        writer.insert(shelf)
+        shelf.sticker?.text = "saved sticker"
+        try writer.save()
+
+        let reader = ModelContext(container)
+        let before = Sticker.madeSoFar.count
+        let fetched = try #require(try reader.fetch(FetchDescriptor<Shelf>()).first)
+        #expect(fetched.sticker?.text == "saved sticker")
+        #expect(fetched.name == "Kitchen")
+        let made = Array(Sticker.madeSoFar.dropFirst(before))
+        #expect(made.count >= 1)
+        #expect(made.allSatisfy { $0.text == "new shelf" && $0.modelContext == nil })
     }
 
     @Test(arguments: [(0, 5), (3, 4), (8, 10), (12, 3)])
