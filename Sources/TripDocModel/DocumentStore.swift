@@ -29,7 +29,9 @@ public protocol DocumentStoreConfiguration: DataStoreConfiguration {
 /// tripdoc's store: a whole document (JSON, plist or bundle) read on fetch and rewritten
 /// atomically on save through `ArchiveStore`, or kept in memory. Uniqueness upserts, delete
 /// rules and history are the shared engine's. Predicates and sorts are left to the context
-/// (`DataStoreError.preferInMemoryFilter`), which evaluates them on the models.
+/// (`DataStoreError.preferInMemoryFilter`), which evaluates them on the snapshots when it can
+/// (through the document's indexes, or, in memory, a column of an attribute's values), else on
+/// the models.
 public final class DocumentStore<Configuration: DocumentStoreConfiguration>: DataStore, HistoryProviding,
     RewritesReferencesOnSave, ReportsAppliedSaves, JournalFolding, ProvidesIndexedDocument, ProvidesAttributeColumns
 {
