@@ -132,7 +132,7 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
 
     public func getValue<Value>(forKey key: KeyPath<Model, Value>) -> Value {
         // A `let` lives in the object (see StoredLetProperties).
-        if storedLets.contains(key), let model { return model[keyPath: key] }
+        if description.hasStoredLets, storedLets.contains(key), let model { return model[keyPath: key] }
         // The key path is looked up once: hashing one is most of what a read costs.
         guard let index = description.indexByKeyPath[key] else {
             if let value = values[other: key] { return value as! Value }
@@ -203,13 +203,13 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
     /// The value of a persisted `let`, which lives in the model object; `nil` for a `var` (kept
     /// here) or before the model is in a context.
     func objectValue(of property: ModelDescription.Property) -> Any? {
-        guard storedLets.contains(property.keyPath), let model else { return nil }
+        guard description.hasStoredLets, storedLets.contains(property.keyPath), let model else { return nil }
         return model[keyPath: property.keyPath]
     }
 
     /// Gives a model made over this backing data its `let`s' values (see StoredLetProperties).
     func restoreStoredLets(in model: Model) {
-        storedLets.restore(in: model, from: values)
+        if description.hasStoredLets { storedLets.restore(in: model, from: values) }
     }
 
     /// Sets a relationship without touching its inverse (the context keeping inverses in step).

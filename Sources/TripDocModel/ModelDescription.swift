@@ -61,6 +61,9 @@ final class ModelDescription: @unchecked Sendable {
     let indexByName: [String: Int]
     /// The model's persisted `let`s, whose values live in the object.
     let storedLets: StoredLetProperties
+    /// Whether the model has persisted `let`s (asked before each read, without copying
+    /// ``storedLets``).
+    let hasStoredLets: Bool
     /// Why the model type cannot be stored, if it cannot (a property of a type tripdoc does
     /// not store, a `#Unique` key path that is no persisted property): ``ModelContainer`` throws
     /// these rather than open a store for it.
@@ -147,6 +150,7 @@ final class ModelDescription: @unchecked Sendable {
         indexByKeyPath = Dictionary(properties.indices.map { (properties[$0].keyPath, $0) }, uniquingKeysWith: { a, _ in a })
         indexByName = Dictionary(properties.indices.map { (properties[$0].name, $0) }, uniquingKeysWith: { a, _ in a })
         storedLets = StoredLetProperties.of(type)
+        hasStoredLets = !storedLets.keyPaths.isEmpty
         for list in type._$uniquenessConstraints + type._$indices {
             for keyPath in list where indexByKeyPath[keyPath] == nil {
                 problems.append(.keyPathNotPersisted(model: entityName, keyPath: String(describing: keyPath)))
