@@ -29,8 +29,7 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
         set { identifier = newValue }
     }
     /// The model's identifier; `nil` for a new model until its temporary identifier is first
-    /// asked for (the backing data a fetched model's property initializer makes, which
-    /// `init(backingData:)` replaces at once, never needs one).
+    /// asked for (minting one costs a name lookup and a new key).
     private var identifier: PersistentIdentifier?
     /// The context the model is registered in.
     weak var context: ModelContext?
