@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TripDoc
 
@@ -17,14 +18,23 @@ final class Sticker {
 
     init(text: String) { self.text = text }
 
-    /// Every sticker made through ``made(text:)``, in order.
-    nonisolated(unsafe) static var madeSoFar: [Sticker] = []
+    /// Every sticker made through ``made(text:)``, in order (read and written under `lock`).
+    nonisolated(unsafe) private static var madeSoFar: [Sticker] = []
     private static let lock = NSLock()
 
     static func made(text: String) -> Sticker {
         let sticker = Sticker(text: text)
         lock.withLock { madeSoFar.append(sticker) }
         return sticker
+    }
+
+    /// How many stickers ``made(text:)`` has made.
+    static var madeCount: Int { lock.withLock { madeSoFar.count } }
+
+    /// The texts of the stickers ``made(text:)`` made after the first `count`, and whether each
+    /// is outside any context.
+    static func madeAfter(_ count: Int) -> [(text: String, isOutsideContexts: Bool)] {
+        lock.withLock { madeSoFar.dropFirst(count).map { ($0.text, $0.modelContext == nil) } }
     }
 }
 
@@ -208,13 +218,35 @@ final class Sticker {
         try writer.save()
 
         let reader = ModelContext(container)
-        let before = Sticker.madeSoFar.count
+        let before = Sticker.madeCount
         let fetched = try #require(try reader.fetch(FetchDescriptor<Shelf>()).first)
         #expect(fetched.sticker?.text == "saved sticker")
         #expect(fetched.name == "Kitchen")
-        let made = Array(Sticker.madeSoFar.dropFirst(before))
+        let made = Sticker.madeAfter(before)
         #expect(made.count >= 1)
-        #expect(made.allSatisfy { $0.text == "new shelf" && $0.modelContext == nil })
+        #expect(made.allSatisfy { $0.text == "new shelf" && $0.isOutsideContexts })
+    }
+
+    /// Models created in code on another thread while a context makes fetched models get
+    /// backing data of their own: what a fetch does to make its models stays on its thread.
+    @Test func modelsCreatedOnAnotherThreadDuringFetchesKeepTheirValues() throws {
+        let container = try container(trips: 300)
+        let done = DispatchSemaphore(value: 0)
+        let failures = Mutex(0)
+        let creator = Thread {
+            for number in 0..<3000 {
+                let shelf = Shelf(name: "Shelf \(number)")
+                let trip = Trip(name: "Made \(number)", destination: "Oslo")
+                if shelf.name != "Shelf \(number)" || trip.name != "Made \(number)" || shelf.sticker?.text != "new shelf" {
+                    failures.withLock { $0 += 1 }
+                }
+            }
+            done.signal()
+        }
+        creator.start()
+        for _ in 0..<20 { #expect(try ModelContext(container).fetch(FetchDescriptor<Trip>()).count == 300) }
+        done.wait()
+        #expect(failures.withLock { $0 } == 0)
     }
 
     @Test(arguments: [(0, 5), (3, 4), (8, 10), (12, 3)])
