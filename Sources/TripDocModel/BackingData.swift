@@ -19,17 +19,31 @@ public protocol BackingData<Model>: AnyObject {
 /// (for ``ModelContext/rollback()``), and the inverse of each relationship kept up to date once
 /// the model is in a context.
 public final class DefaultBackingData<Model: PersistentModel>: BackingData, ModelBacking {
-    public internal(set) var persistentModelID: PersistentIdentifier
+    public internal(set) var persistentModelID: PersistentIdentifier {
+        get {
+            if let identifier { return identifier }
+            let minted = PersistentIdentifier.temporary(entityName: description.entityName)
+            identifier = minted
+            return minted
+        }
+        set { identifier = newValue }
+    }
+    /// The model's identifier; `nil` for a new model until its temporary identifier is first
+    /// asked for (minting one costs a name lookup and a new key).
+    private var identifier: PersistentIdentifier?
     /// The context the model is registered in.
     weak var context: ModelContext?
-    /// The model these values belong to, once registered (weak: the model owns this).
-    weak var model: Model?
+    /// The model these values belong to, once registered: the one its context holds under its
+    /// identifier. (Looked up rather than held weakly: a weak reference gives every model
+    /// object a side table, which makes each of its retains and releases take the slow path.)
+    var model: Model? { context?.registry[persistentModelID] as? Model }
     /// Values set or read so far, by key path.
     var values: ModelValues
     /// The state last fetched or saved; `nil` for a model never saved. A property read on
     /// demand (``ModelDescription/Property/readsOnDemand(_:)``: relationships, scalar
-    /// attributes) and not set or read since keeps its value here until first read, so a model
-    /// costs its snapshot (which it shares with its store) and little more until it is used.
+    /// attributes) and not set or read since keeps its saved value in ``values`` until first
+    /// read, so a model costs its snapshot (whose values it shares with its store) and little
+    /// more until it is used.
     var committed: DefaultSnapshot?
     /// Whether the model has been deleted from its context.
     var isDeleted = false
@@ -43,22 +57,27 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
 
     let description: ModelDescription
     /// The model's persisted `let`s, whose values live in the object.
-    let storedLets = StoredLetProperties.of(Model.self)
+    var storedLets: StoredLetProperties { description.storedLets }
 
     /// Backing data for a new model (a temporary identifier).
     init() {
         description = ModelDescription.of(Model.self)
         values = ModelValues(description)
-        persistentModelID = .temporary(entityName: description.entityName)
+    }
+
+    /// Backing data holding a fetched snapshot, for a context that has `description` (the
+    /// model type's) at hand.
+    init(snapshot: DefaultSnapshot, context: ModelContext, description: ModelDescription) {
+        self.description = description
+        values = ModelValues(description)
+        identifier = snapshot.persistentIdentifier
+        self.context = context
+        load(snapshot)
     }
 
     /// Backing data holding a fetched snapshot.
-    init(snapshot: DefaultSnapshot, context: ModelContext) {
-        description = ModelDescription.of(Model.self)
-        values = ModelValues(description)
-        persistentModelID = snapshot.persistentIdentifier
-        self.context = context
-        load(snapshot)
+    convenience init(snapshot: DefaultSnapshot, context: ModelContext) {
+        self.init(snapshot: snapshot, context: context, description: ModelDescription.of(Model.self))
     }
 
     /// Takes `snapshot` as the model's state, saved and current.
@@ -68,18 +87,24 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
     /// first such problem is kept in ``loadProblem`` (a fetch throws it).
     func load(_ snapshot: DefaultSnapshot) {
         values.removeAll()
-        loadProblem = nil
-        for property in description.properties {
-            let value = snapshot.values[property.name] ?? .null
+        if loadProblemBox != nil { loadProblem = nil }
+        let properties = description.properties
+        let storedLets = description.storedLets
+        for index in properties.indices {
+            let value = snapshot.values[properties[index].name] ?? .null
             // A `let` is given its value when the object is made (see StoredLetProperties).
-            if property.readsOnDemand(value), !storedLets.contains(property.keyPath) { continue }
+            if properties[index].readsOnDemand(value), !storedLets.contains(properties[index].keyPath) {
+                values.setStoredValue(value, at: index)
+                continue
+            }
+            let property = properties[index]
             switch property.kind {
             case .attribute(let coding, _):
                 do {
-                    values[property.keyPath] = try coding.value(from: value)
+                    values[propertyAt: index] = try coding.value(from: value)
                 } catch {
                     if let defaultValue = property.defaultValue {
-                        values[property.keyPath] = defaultValue
+                        values[propertyAt: index] = defaultValue
                     } else if loadProblem == nil {
                         loadProblem = ModelContextError.unreadableValue(
                             snapshot.persistentIdentifier, property: property.name, reason: String(describing: error))
@@ -95,20 +120,30 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
     /// The saved value of a property read on demand and not set or read since the state was
     /// loaded, or `nil`.
     func storedValue(of property: ModelDescription.Property) -> SnapshotValue? {
-        guard let committed, values[property.keyPath] == nil else { return nil }
-        let value = committed.values[property.name] ?? .null
-        return property.readsOnDemand(value) ? value : nil
+        guard let index = description.indexByName[property.name] else { return nil }
+        return storedValue(ofPropertyAt: index)
+    }
+
+    /// ``storedValue(of:)`` for the property at `index` of the description.
+    func storedValue(ofPropertyAt index: Int) -> SnapshotValue? {
+        values.storedValue(at: index)
     }
 
     public func getValue<Value>(forKey key: KeyPath<Model, Value>) -> Value {
         // A `let` lives in the object (see StoredLetProperties).
-        if storedLets.contains(key), let model { return model[keyPath: key] }
-        if let value = values[key] { return value as! Value }
-        if let property = description.property(for: key), let stored = storedValue(of: property) {
+        if description.hasStoredLets, storedLets.contains(key), let model { return model[keyPath: key] }
+        // The key path is looked up once: hashing one is most of what a read costs.
+        guard let index = description.indexByKeyPath[key] else {
+            if let value = values[other: key] { return value as! Value }
+            return missingValue(forKey: key, property: nil)
+        }
+        if let value = values[propertyAt: index] { return value as! Value }
+        if let stored = storedValue(ofPropertyAt: index) {
+            let property = description.properties[index]
             if case .attribute(let coding, _) = property.kind {
                 // A value that fits the attribute's scalar type: reading it cannot fail.
                 let value = try! coding.value(from: stored)
-                values[key] = value
+                values[propertyAt: index] = value
                 return value as! Value
             }
             guard let context else {
@@ -121,15 +156,18 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
                     "\(description.entityName).\(property.name) is a required relationship whose destination no longer "
                         + "exists (it was deleted or nullified); declare it optional")
             }
-            values[key] = value
+            values[propertyAt: index] = value
             return value
         }
-        if let property = description.property(for: key), let defaultValue = property.defaultValue {
-            return defaultValue as! Value
-        }
+        return missingValue(forKey: key, property: description.properties[index])
+    }
+
+    /// The value of a property that holds none: its default, `nil`, or an empty list.
+    private func missingValue<Value>(forKey key: KeyPath<Model, Value>, property: ModelDescription.Property?) -> Value {
+        if let defaultValue = property?.defaultValue { return defaultValue as! Value }
         if let optional = Value.self as? any OptionalValue.Type { return optional.nilValue as! Value }
         if let array = Value.self as? any RangeReplaceableCollection.Type { return array.init() as! Value }
-        let name = description.property(for: key)?.name ?? "\(key)"
+        let name = property?.name ?? "\(key)"
         if let loadProblem {
             preconditionFailure("\(description.entityName).\(name) has no value: \(loadProblem)")
         }
@@ -137,10 +175,14 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
     }
 
     public func setValue<Value>(forKey key: KeyPath<Model, Value>, to newValue: Value) {
-        let property = description.property(for: key)
-        if let property, property.isRelationship, let context, let model {
+        guard let index = description.indexByKeyPath[key] else {
+            values[other: key] = newValue
+            return
+        }
+        let property = description.properties[index]
+        if property.isRelationship, let context, let model {
             let old = destinations(of: property)
-            values[key] = newValue
+            values[propertyAt: index] = newValue
             let new = ModelContext.models(in: newValue)
             // By identity, in time linear in the list (appending to a long list, one item at a
             // time, must not cost the square of its length each time).
@@ -150,9 +192,9 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
                 of: model, property: property, removed: old.filter { !newObjects.contains(ObjectIdentifier($0)) },
                 added: new.filter { !oldObjects.contains(ObjectIdentifier($0)) })
         } else {
-            values[key] = newValue
+            values[propertyAt: index] = newValue
         }
-        if let context, property != nil { context.modelDidChange(persistentModelID) }
+        context?.modelDidChange(persistentModelID)
     }
 
     // MARK: For the context
@@ -160,13 +202,13 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
     /// The value of a persisted `let`, which lives in the model object; `nil` for a `var` (kept
     /// here) or before the model is in a context.
     func objectValue(of property: ModelDescription.Property) -> Any? {
-        guard storedLets.contains(property.keyPath), let model else { return nil }
+        guard description.hasStoredLets, storedLets.contains(property.keyPath), let model else { return nil }
         return model[keyPath: property.keyPath]
     }
 
     /// Gives a model made over this backing data its `let`s' values (see StoredLetProperties).
     func restoreStoredLets(in model: Model) {
-        storedLets.restore(in: model, from: values)
+        if description.hasStoredLets { storedLets.restore(in: model, from: values) }
     }
 
     /// Sets a relationship without touching its inverse (the context keeping inverses in step).
@@ -189,15 +231,16 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
     ///   value's `encode(to:)` throws.
     func snapshot() throws -> DefaultSnapshot {
         var snapshotValues = [String: SnapshotValue](minimumCapacity: description.properties.count)
-        for property in description.properties {
+        for index in description.properties.indices {
+            let property = description.properties[index]
             switch property.kind {
             case .attribute(let coding, _):
-                if let stored = storedValue(of: property) {
+                if let stored = storedValue(ofPropertyAt: index) {
                     // Never read or set since it was saved: the saved value, as it is.
                     snapshotValues[property.name] = stored
                     continue
                 }
-                guard let value = objectValue(of: property) ?? values[property.keyPath] ?? property.defaultValue else {
+                guard let value = objectValue(of: property) ?? values[propertyAt: index] ?? property.defaultValue else {
                     snapshotValues[property.name] = SnapshotValue.null
                     continue
                 }
@@ -208,10 +251,10 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
                         persistentModelID, property: property.name, reason: String(describing: error))
                 }
             case .relationship(_, let isToMany, _):
-                if let stored = storedValue(of: property) {
+                if let stored = storedValue(ofPropertyAt: index) {
                     snapshotValues[property.name] = stored
                 } else {
-                    let models = ModelContext.models(in: values[property.keyPath])
+                    let models = ModelContext.models(in: values[propertyAt: index])
                     snapshotValues[property.name] =
                         isToMany ? .references(models.map(\.persistentModelID))
                         : (models.first.map { .reference($0.persistentModelID) } ?? .null)
@@ -235,7 +278,7 @@ protocol ModelBacking: AnyObject {
     var committed: DefaultSnapshot? { get set }
     var isDeleted: Bool { get set }
     var description: ModelDescription { get }
-    func attach(_ model: AnyObject, to context: ModelContext)
+    func attach(to context: ModelContext)
     func detach()
     func load(_ snapshot: DefaultSnapshot)
     var loadProblem: ModelContextError? { get }
@@ -245,13 +288,11 @@ protocol ModelBacking: AnyObject {
 }
 
 extension DefaultBackingData {
-    func attach(_ model: AnyObject, to context: ModelContext) {
-        self.model = model as? Model
+    func attach(to context: ModelContext) {
         self.context = context
     }
 
     func detach() {
-        model = nil
         context = nil
     }
 }

@@ -29,9 +29,11 @@ public protocol DocumentStoreConfiguration: DataStoreConfiguration {
 /// tripdoc's store: a whole document (JSON, plist or bundle) read on fetch and rewritten
 /// atomically on save through `ArchiveStore`, or kept in memory. Uniqueness upserts, delete
 /// rules and history are the shared engine's. Predicates and sorts are left to the context
-/// (`DataStoreError.preferInMemoryFilter`), which evaluates them on the models.
+/// (`DataStoreError.preferInMemoryFilter`), which evaluates them on the snapshots when it can
+/// (through the document's indexes, or, in memory, a column of an attribute's values), else on
+/// the models.
 public final class DocumentStore<Configuration: DocumentStoreConfiguration>: DataStore, HistoryProviding,
-    RewritesReferencesOnSave, ReportsAppliedSaves, JournalFolding, ProvidesIndexedDocument
+    RewritesReferencesOnSave, ReportsAppliedSaves, JournalFolding, ProvidesIndexedDocument, ProvidesAttributeColumns
 {
     public typealias Snapshot = DefaultSnapshot
 
@@ -42,8 +44,43 @@ public final class DocumentStore<Configuration: DocumentStoreConfiguration>: Dat
 
     /// The document of a store kept in memory, changed in place by saves.
     private final class InMemoryDocument {
-        var document: IndexedDocument
+        var document: IndexedDocument {
+            didSet { generation &+= 1 }
+        }
+        /// Counts the changes to the document.
+        private var generation = 0
+        /// An entity's snapshots in document order, as fetches read them, and the values of the
+        /// attributes fetches have scanned, at the same positions.
+        private struct Listing {
+            var generation: Int
+            var snapshots: [DefaultSnapshot]
+            var columns: [String: [SnapshotValue]] = [:]
+        }
+        /// Each entity's listing: made on the first fetch of the entity after a change, so that
+        /// the next fetches read its snapshots (and an attribute's values) in one pass over an
+        /// array rather than looking each one up. A change leaves the listing to the next fetch
+        /// of the entity to replace: releasing it then costs what listing again does, where a
+        /// save dropping it would cost a release per snapshot.
+        private var listings: [String: Listing] = [:]
+
         init(_ document: IndexedDocument) { self.document = document }
+
+        /// The snapshots of `entityName`, in document order.
+        func snapshots(of entityName: String) -> [DefaultSnapshot] {
+            if let listing = listings[entityName], listing.generation == generation { return listing.snapshots }
+            let snapshots = document.snapshots(of: entityName)
+            listings[entityName] = Listing(generation: generation, snapshots: snapshots)
+            return snapshots
+        }
+
+        /// The snapshots of `entityName` and their values of `attribute`.
+        func column(of entityName: String, attribute: String) -> AttributeColumn {
+            let snapshots = snapshots(of: entityName)
+            if let values = listings[entityName]?.columns[attribute] { return AttributeColumn(snapshots: snapshots, values: values) }
+            let values = snapshots.map { $0.values[attribute] ?? .null }
+            listings[entityName]?.columns[attribute] = values
+            return AttributeColumn(snapshots: snapshots, values: values)
+        }
     }
 
     public let configuration: Configuration
@@ -128,6 +165,13 @@ public final class DocumentStore<Configuration: DocumentStoreConfiguration>: Dat
         try lock.withLock { try document(holding: [entityName]) }
     }
 
+    func attributeColumn(of entityName: String, attribute: String) throws -> AttributeColumn? {
+        try lock.withLock {
+            guard case .memory(let memory) = backend else { return nil }
+            return memory.column(of: entityName, attribute: attribute)
+        }
+    }
+
     /// The whole document as it is now (what a migration stage's context left).
     func currentDocument() throws -> Document {
         try lock.withLock { try document().document }
@@ -156,8 +200,16 @@ public final class DocumentStore<Configuration: DocumentStoreConfiguration>: Dat
             let descriptor = request.descriptor
             if descriptor.predicate != nil { throw DataStoreError.preferInMemoryFilter }
             if !descriptor.sortBy.isEmpty { throw DataStoreError.preferInMemorySort }
-            let entityName = ModelDescription.entityName(of: T.self)
-            var snapshots = try document(holding: [entityName]).snapshots(of: entityName)[...]
+            let entityName = ModelDescription.of(T.self).entityName
+            let all: [DefaultSnapshot] =
+                switch backend {
+                case .file(let store): try store.readSnapshots(of: [entityName]).snapshots(of: entityName)
+                case .memory(let memory): memory.snapshots(of: entityName)
+                }
+            guard descriptor.fetchOffset != nil || descriptor.fetchLimit != nil else {
+                return DataStoreFetchResult(descriptor: descriptor, fetchedSnapshots: all)
+            }
+            var snapshots = all[...]
             if let offset = descriptor.fetchOffset { snapshots = snapshots.dropFirst(max(offset, 0)) }
             if let limit = descriptor.fetchLimit { snapshots = snapshots.prefix(max(limit, 0)) }
             return DataStoreFetchResult(descriptor: descriptor, fetchedSnapshots: Array(snapshots))

@@ -11,9 +11,7 @@ extension ModelContext {
     public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
         switch try select(descriptor) {
         case .snapshots(let snapshots):
-            let models = snapshots.map { materializeFetched($0, as: T.self) as! T }
-            if let problem = models.lazy.compactMap({ $0.backing.loadProblem }).first { throw problem }
-            return models
+            return try materializeFetched(snapshots, as: T.self)
         case .models(let models):
             return models
         }
@@ -33,6 +31,11 @@ extension ModelContext {
         let countsPending = descriptor.includePendingChanges && hasPendingOfEntity
         if !hasPendingOfEntity, let provider = store.store as? any ProvidesIndexedDocument,
             let selected = try? selectThroughIndex(try provider.indexedDocument(holding: entityName), entityName, descriptor)
+        {
+            return .snapshots(selected)
+        }
+        if !hasPendingOfEntity, let provider = store.store as? any ProvidesAttributeColumns,
+            let selected = try? selectThroughColumn(provider, entityName, descriptor)
         {
             return .snapshots(selected)
         }
@@ -61,8 +64,7 @@ extension ModelContext {
             if !inMemory { return .snapshots(fetched) }
             if let selected = try? selectSnapshots(fetched, descriptor) { return .snapshots(selected) }
         }
-        var models = fetched.map { materializeFetched($0, as: T.self) as! T }
-        if let problem = models.lazy.compactMap({ $0.backing.loadProblem }).first { throw problem }
+        var models = try materializeFetched(fetched, as: T.self)
         if descriptor.includePendingChanges {
             models.removeAll { deletedIdentifiers.contains($0.persistentModelID) }
             models += insertedIdentifiers.compactMap { registry[$0] as? T }
@@ -102,6 +104,22 @@ extension ModelContext {
         }
         guard let candidates else { throw SnapshotPredicate.Unevaluable() }
         return try selectSnapshots(candidates.compactMap { document.snapshot(for: $0) }, descriptor)
+    }
+
+    /// The snapshots a descriptor selects when its predicate bounds an attribute no index
+    /// serves: the candidates are the snapshots whose value of the attribute, read from the
+    /// store's column of it, is within the bounds; then filtered and ordered as
+    /// ``selectSnapshots(_:_:)`` does.
+    ///
+    /// - Throws: ``SnapshotPredicate/Unevaluable`` when the predicate bounds no attribute, or
+    ///   the store keeps no columns.
+    private func selectThroughColumn<T: PersistentModel>(
+        _ provider: any ProvidesAttributeColumns, _ entityName: String, _ descriptor: FetchDescriptor<T>
+    ) throws -> [DefaultSnapshot] {
+        guard let predicate = descriptor.predicate, let range = SnapshotPredicate(predicate, of: T.self)?.range,
+            let column = try provider.attributeColumn(of: entityName, attribute: range.name)
+        else { throw SnapshotPredicate.Unevaluable() }
+        return try selectSnapshots(column.snapshots(within: range), descriptor)
     }
 
     /// The snapshots a descriptor selects, filtered and sorted on the snapshots themselves.

@@ -157,7 +157,7 @@ public final class ModelContext {
             }
             return
         }
-        backing.attach(model, to: self)
+        backing.attach(to: self)
         backing.isDeleted = false
         registry[id] = model
         insertedIdentifiers.append(id)
@@ -266,15 +266,42 @@ public final class ModelContext {
         return materialize(snapshot, as: type)
     }
 
-    /// The model for a snapshot a store has just fetched. A registered model without unsaved
-    /// changes takes the snapshot's state, which differs when another context of the container
-    /// has saved it since this one last read it; one with unsaved changes keeps them.
-    func materializeFetched(_ snapshot: DefaultSnapshot, as type: any PersistentModel.Type) -> any PersistentModel {
-        let id = snapshot.persistentIdentifier
-        guard let model = registry[id] else { return materialize(snapshot, as: type) }
+    /// The models for snapshots of `T`'s entity a store has just fetched, in their order. A
+    /// registered model without unsaved changes takes the snapshot's state, which differs when
+    /// another context of the container has saved it since this one last read it; one with
+    /// unsaved changes keeps them. The model type's description is looked up once, and the
+    /// registry grows once.
+    ///
+    /// - Throws: The first ``DefaultBackingData/loadProblem`` of a model made or refreshed.
+    func materializeFetched<T: PersistentModel>(_ snapshots: [DefaultSnapshot], as type: T.Type) throws -> [T] {
+        let description = ModelDescription.of(T.self)
+        registry.reserveCapacity(registry.count + snapshots.count)
+        var models: [T] = []
+        models.reserveCapacity(snapshots.count)
+        var problem: ModelContextError?
+        for snapshot in snapshots {
+            let id = snapshot.persistentIdentifier
+            if let registered = registry[id] {
+                refreshFetched(registered, from: snapshot)
+                if problem == nil { problem = registered.backing.loadProblem }
+                models.append(registered as! T)
+                continue
+            }
+            let backing = DefaultBackingData<T>(snapshot: snapshot, context: self, description: description)
+            let model = ModelBeingMade.making(T.self) { T(backingData: backing) }
+            backing.restoreStoredLets(in: model)
+            registry[id] = model
+            if problem == nil { problem = backing.loadProblem }
+            models.append(model)
+        }
+        if let problem { throw problem }
+        return models
+    }
+
+    /// Gives a registered model without unsaved changes the state a store has just fetched.
+    private func refreshFetched(_ model: any PersistentModel, from snapshot: DefaultSnapshot) {
         let backing = model.backing
-        if !pending.contains(id), backing.committed != snapshot { backing.load(snapshot) }
-        return model
+        if !pending.contains(snapshot.persistentIdentifier), backing.committed != snapshot { backing.load(snapshot) }
     }
 
     /// The registered model for a snapshot, or a new one made from it: of the type the caller
@@ -283,7 +310,7 @@ public final class ModelContext {
     /// program, in two modules or two schema versions: the name alone does not say which.)
     func materialize(_ snapshot: DefaultSnapshot, as known: (any PersistentModel.Type)? = nil) -> any PersistentModel {
         if let model = registry[snapshot.persistentIdentifier] { return model }
-        let knownType = known.flatMap { ModelDescription.entityName(of: $0) == snapshot.entityName ? $0 : nil }
+        let knownType = known.flatMap { ModelDescription.of($0).entityName == snapshot.entityName ? $0 : nil }
         guard
             let type = knownType ?? container.modelTypes[snapshot.entityName]
                 ?? ModelDescription.registeredTypes()[snapshot.entityName]
@@ -292,9 +319,8 @@ public final class ModelContext {
         }
         func make<M: PersistentModel>(_ type: M.Type) -> any PersistentModel {
             let backing = DefaultBackingData<M>(snapshot: snapshot, context: self)
-            let model = M(backingData: backing)
+            let model = ModelBeingMade.making(M.self) { M(backingData: backing) }
             backing.restoreStoredLets(in: model)
-            backing.model = model
             return model
         }
         let model = make(type)

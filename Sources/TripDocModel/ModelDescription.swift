@@ -4,8 +4,9 @@ import TripDocCore
 /// What tripdoc knows about one `@Model` type, worked out once from its ``Schema/PropertyMetadata``:
 /// the entity name, each persisted property's kind, and lookups by key path and by name.
 final class ModelDescription: @unchecked Sendable {
-    /// A persisted property.
-    struct Property {
+    /// A persisted property. (A class: reads of a model's values look at their property's
+    /// description, and passing a reference costs less than copying its fields.)
+    final class Property {
         enum Kind {
             /// An attribute, converted to and from its snapshot value by `coding`.
             case attribute(coding: AttributeCoding, isOptional: Bool)
@@ -13,14 +14,14 @@ final class ModelDescription: @unchecked Sendable {
             case relationship(destination: any PersistentModel.Type, isToMany: Bool, isOptional: Bool)
         }
 
-        var name: String
-        var keyPath: AnyKeyPath
-        var kind: Kind
-        var defaultValue: Any?
-        var metadata: (any PropertyOptions)?
+        let name: String
+        let keyPath: AnyKeyPath
+        let kind: Kind
+        let defaultValue: Any?
+        let metadata: (any PropertyOptions)?
         /// For an attribute of one of the core's scalar types: its attribute type, so that a
         /// model keeps a stored value that fits it as stored until it is first read.
-        var onDemandType: (type: AttributeType, isOptional: Bool)?
+        let onDemandType: (type: AttributeType, isOptional: Bool)?
 
         init(name: String, keyPath: AnyKeyPath, kind: Kind, defaultValue: Any?, metadata: (any PropertyOptions)?) {
             self.name = name
@@ -28,7 +29,7 @@ final class ModelDescription: @unchecked Sendable {
             self.kind = kind
             self.defaultValue = defaultValue
             self.metadata = metadata
-            if case .attribute(let coding, _) = kind { onDemandType = coding.onDemandType }
+            if case .attribute(let coding, _) = kind { onDemandType = coding.onDemandType } else { onDemandType = nil }
         }
 
         /// Whether a model whose saved state holds `value` for this property reads it when the
@@ -58,6 +59,11 @@ final class ModelDescription: @unchecked Sendable {
     let properties: [Property]
     let indexByKeyPath: [AnyKeyPath: Int]
     let indexByName: [String: Int]
+    /// The model's persisted `let`s, whose values live in the object.
+    let storedLets: StoredLetProperties
+    /// Whether the model has persisted `let`s (asked before each read, without copying
+    /// ``storedLets``).
+    let hasStoredLets: Bool
     /// Why the model type cannot be stored, if it cannot (a property of a type tripdoc does
     /// not store, a `#Unique` key path that is no persisted property): ``ModelContainer`` throws
     /// these rather than open a store for it.
@@ -143,6 +149,8 @@ final class ModelDescription: @unchecked Sendable {
         self.properties = properties
         indexByKeyPath = Dictionary(properties.indices.map { (properties[$0].keyPath, $0) }, uniquingKeysWith: { a, _ in a })
         indexByName = Dictionary(properties.indices.map { (properties[$0].name, $0) }, uniquingKeysWith: { a, _ in a })
+        storedLets = StoredLetProperties.of(type)
+        hasStoredLets = !storedLets.keyPaths.isEmpty
         for list in type._$uniquenessConstraints + type._$indices {
             for keyPath in list where indexByKeyPath[keyPath] == nil {
                 problems.append(.keyPathNotPersisted(model: entityName, keyPath: String(describing: keyPath)))

@@ -46,8 +46,13 @@ extension PersistentModel {
 
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
-    /// Backing data for a model created in code, before it is inserted into a context.
-    public static func createBackingData() -> any BackingData<Self> { DefaultBackingData<Self>() }
+    /// Backing data for a model created in code, before it is inserted into a context (or a
+    /// placeholder while a context makes a model over backing data it has: see
+    /// `ReplacedBackingData`).
+    public static func createBackingData() -> any BackingData<Self> {
+        if ModelBeingMade.takeMark(for: Self.self) { return ReplacedBackingData<Self>() }
+        return DefaultBackingData<Self>()
+    }
 
     /// No `#Unique` constraints (a class body without `#Unique`).
     public static var _$uniquenessConstraints: [[AnyKeyPath]] { [] }

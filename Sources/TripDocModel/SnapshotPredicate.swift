@@ -45,6 +45,22 @@ struct AttributeRange {
     var lower: ValueBound?
     var upper: ValueBound?
 
+    /// Whether `value` is within the bounds, as an index of the attribute tells it: `nil`,
+    /// values of another kind than the bounds' and NaN never are.
+    func contains(_ value: SnapshotValue) -> Bool {
+        if let lower {
+            guard let order = SnapshotValue.scalarOrder(value, lower.value),
+                order == .orderedDescending || (lower.isInclusive && order == .orderedSame)
+            else { return false }
+        }
+        if let upper {
+            guard let order = SnapshotValue.scalarOrder(value, upper.value),
+                order == .orderedAscending || (upper.isInclusive && order == .orderedSame)
+            else { return false }
+        }
+        return true
+    }
+
     /// The values in both ranges (of the same attribute).
     func intersection(_ other: AttributeRange) -> AttributeRange {
         func tighter(_ a: ValueBound?, _ b: ValueBound?, keepsHigher: Bool) -> ValueBound? {
