@@ -166,8 +166,8 @@ extension DocumentDiff {
             if !identifiersAgree {
                 keyedEntities = Set(a.schema.entities.flatMap { $0.relationships.map(\.destination) }).intersection(names)
             }
-            // Other entities are compared only for the keys they match, which one store needs not.
-            let wanted = identifiersAgree ? names.filter { onlyEntity == nil || $0 == onlyEntity } : names
+            // Other entities are read only for the keys they match, which one store needs not.
+            let wanted = onlyEntity.map { keyedEntities.union([$0]) } ?? names
             streamA.choose(entities: wanted)
             streamB.choose(entities: wanted)
 
@@ -344,7 +344,8 @@ extension DocumentDiff {
             let targets: [PersistentIdentifier]
             switch (before, after) {
             case (.reference(let x), .reference(let y)):
-                guard x.entityName == y.entityName, x.primaryKey == y.primaryKey, y.storeIdentifier == storeB else { return false }
+                guard PersistentIdentifier(storeIdentifier: storeB, entityName: x.entityName, primaryKey: x.primaryKey) == y
+                else { return false }
                 targets = [x]
             case (.references(let xs), .references(let ys)):
                 guard xs.count == ys.count else { return false }
