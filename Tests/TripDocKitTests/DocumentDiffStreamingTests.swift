@@ -119,6 +119,25 @@ import TripDocTestSupport
         try expectSame(try DocumentDiff(files: a, b, entity: "Trip"), try whole(a, b, entity: "Trip"), patch: false)
     }
 
+    /// A reference both sides make to an object neither holds is not the same object in B's
+    /// terms: found once the target's entity has been read, it makes the comparison start again
+    /// with both read whole, which reports the change as before.
+    @Test func aDanglingReferenceOnBothSidesOfTwoStoresIsReportedAsReadingWholeReportsIt() throws {
+        var before = SampleTrips.document(trips: 20)
+        let item = try #require(before.snapshots.firstIndex { $0.entityName == "BucketListItem" })
+        let nowhere = PersistentIdentifier(storeIdentifier: before.storeIdentifier, entityName: "Trip", primaryKey: "999999")
+        before.snapshots[item]["trip"] = .reference(nowhere)
+        var after = before
+        after.header.storeIdentifier = "7E1F0000-0000-4000-8000-000000000003"
+        after.header.derivedFrom = DefaultHistoryToken(storeIdentifier: before.storeIdentifier, transactionIdentifier: 0)
+        let a = try write(before, as: "a.json", in: JSONFormat())
+        let b = try write(after, as: "b.plist", in: PlistFormat())
+        let streamed = try DocumentDiff(files: a, b)
+        #expect(Self.counts(streamed) == [0, 0, 1])
+        #expect(streamed.text(colour: false).contains("trip: Trip/999999 (only in \(a)) → Trip/999999"))
+        try expectSame(streamed, try whole(a, b), patch: false)
+    }
+
     /// `document` written as JSON with its entities in reverse name order and each entity's
     /// snapshots in reverse key order, as another tool may write it.
     func writeOutOfOrder(_ document: Document, as name: String) throws -> String {
