@@ -96,8 +96,8 @@ extension DocumentDiff {
         /// The entities whose matched keys are kept: those A's relationships point to, when the
         /// sides are two stores.
         private var keyedEntities: Set<String> = []
-        /// Per entity, the primary keys of its matched objects, in key order.
-        private var matchedKeys: [String: [String]] = [:]
+        /// Per entity, the primary keys of its matched objects.
+        private var matchedKeys: [String: PrimaryKeySet] = [:]
         /// The entities whose snapshots both sides have listed in full.
         private var finished: Set<String> = []
         /// Per entity not yet finished, keys of targets taken to be matched (both sides of a pair
@@ -244,7 +244,7 @@ extension DocumentDiff {
             let relationships = comparison.reportedRelationships(of: entity)
             var attributePlaces: ([Int?], [Int?])?
             var relationshipPlaces: ([Int?], [Int?])?
-            var keys: [String] = []
+            var keys = PrimaryKeySet()
             var addedHere: [DefaultSnapshot] = []
             var removedHere: [DefaultSnapshot] = []
             var changedHere: [ChangedObject] = []
@@ -344,7 +344,8 @@ extension DocumentDiff {
             let targets: [PersistentIdentifier]
             switch (before, after) {
             case (.reference(let x), .reference(let y)):
-                guard PersistentIdentifier(storeIdentifier: storeB, entityName: x.entityName, primaryKey: x.primaryKey) == y
+                // Part by part: cheaper than making B's identifier of x for every pair.
+                guard x.primaryKey == y.primaryKey, x.entityName == y.entityName, !y.isTemporary, y.storeIdentifier == storeB
                 else { return false }
                 targets = [x]
             case (.references(let xs), .references(let ys)):
@@ -359,7 +360,10 @@ extension DocumentDiff {
                 if finished.contains(target.entityName) {
                     if !isMatched(target.entityName, target.primaryKey) { return false }
                 } else if keyedEntities.contains(target.entityName) {
-                    assumedMatched[target.entityName, default: []].append(target.primaryKey)
+                    // Objects of one parent usually come together: a key once for each run.
+                    if assumedMatched[target.entityName]?.last != target.primaryKey {
+                        assumedMatched[target.entityName, default: []].append(target.primaryKey)
+                    }
                 } else {
                     return false  // an entity that matches nothing
                 }
@@ -369,14 +373,7 @@ extension DocumentDiff {
 
         /// Whether A's object `key` of `entity` was matched (its entity is finished).
         private func isMatched(_ entity: String, _ key: String) -> Bool {
-            guard let keys = matchedKeys[entity] else { return false }
-            var low = 0
-            var high = keys.count
-            while low < high {
-                let middle = (low + high) / 2
-                if PrimaryKeyOrder.precedes(keys[middle], key) { low = middle + 1 } else { high = middle }
-            }
-            return low < keys.count && keys[low] == key
+            matchedKeys[entity]?.contains(key) ?? false
         }
 
         /// A's references in B's terms where their targets are matched; to-many lists sorted.
