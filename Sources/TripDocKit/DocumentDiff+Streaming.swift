@@ -53,14 +53,24 @@ extension DocumentDiff {
         }
     }
 
-    /// The document in `data`, from `path`, read on a thread of its own.
+    /// The document in `data`, from `path`, read on a thread of its own, which reports to the
+    /// caller's progress observer (``CodingProgress``; a thread does not inherit it by itself).
     private static func stream(_ data: Data, path: String, limits: DocumentLimits) -> DocumentRecordStream {
-        DocumentRecordStream.start { feeder in
-            try DocumentFileReader.reading(data, path: path) {
-                try DocumentFile.format(of: data, path: path).readDocument(
-                    from: data, file: path, limits: limits, into: &feeder)
+        let observer = ProgressObserver(value: CodingProgress.observer)
+        return DocumentRecordStream.start { feeder in
+            try CodingProgress.$observer.withValue(observer.value) {
+                try DocumentFileReader.reading(data, path: path) {
+                    try DocumentFile.format(of: data, path: path).readDocument(
+                        from: data, file: path, limits: limits, into: &feeder)
+                }
             }
         }
+    }
+
+    /// The caller's progress observer, handed to a reading thread: observers take reports from
+    /// any thread (both of `diff`'s readers report to one).
+    private struct ProgressObserver: @unchecked Sendable {
+        let value: (any CodingProgressObserver)?
     }
 
     /// The transactions only A's history has and only B's (compared by identifier, time, author
