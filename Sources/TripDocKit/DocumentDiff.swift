@@ -38,6 +38,8 @@ public struct DocumentDiff {
         public var derivedFrom: DefaultHistoryToken? = nil
         /// The store whose keys the side's document keeps (`DocumentHeader.lineage`).
         public var lineage: String
+        /// The side's schema.
+        public var schema: Schema
     }
 
     /// A changed value: the property and its value in A and in B. A composite or `Codable`
@@ -172,9 +174,11 @@ public struct DocumentDiff {
         history compareHistory: Bool = false
     ) throws {
         self.a = Side(
-            file: pathA, storeIdentifier: a.storeIdentifier, derivedFrom: a.header.derivedFrom, lineage: a.header.lineage)
+            file: pathA, storeIdentifier: a.storeIdentifier, derivedFrom: a.header.derivedFrom, lineage: a.header.lineage,
+            schema: a.schema)
         self.b = Side(
-            file: pathB, storeIdentifier: b.storeIdentifier, derivedFrom: b.header.derivedFrom, lineage: b.header.lineage)
+            file: pathB, storeIdentifier: b.storeIdentifier, derivedFrom: b.header.derivedFrom, lineage: b.header.lineage,
+            schema: b.schema)
         let schemaA = a.schema
         let schemaB = b.schema
         if let entity, schemaA.entity(named: entity) == nil || schemaB.entity(named: entity) == nil {
@@ -198,18 +202,6 @@ public struct DocumentDiff {
         try comparison.matchAll()
         entities = comparison.entityNames.filter { entity == nil || $0 == entity }.map { comparison.differences(of: $0) }
         differingKeys = comparison.differingKeys(referencedBy: entities)
-        if compareHistory {
-            func signature(_ transaction: HistoryTransactionRecord) -> String {
-                "\(transaction.transactionIdentifier)|\(transaction.timestamp.timeIntervalSinceReferenceDate)|"
-                    + "\(transaction.author ?? "")|"
-                    + transaction.changes.map { "\($0.kind) \($0.changedPersistentIdentifier.entityName)" }.joined(separator: ",")
-            }
-            let inA = Set(a.history.transactions.map(signature))
-            let inB = Set(b.history.transactions.map(signature))
-            history = (
-                a.history.transactions.filter { !inB.contains(signature($0)) },
-                b.history.transactions.filter { !inA.contains(signature($0)) }
-            )
-        }
+        if compareHistory { history = Self.historyDifferences(a.history, b.history) }
     }
 }

@@ -81,7 +81,15 @@ public struct DocumentFile {
     ///
     /// - Throws: As ``read(_:limits:)``.
     public static func readRecords(_ path: String, limits: DocumentLimits = .standard) throws -> DocumentRecords {
-        let data = try contents(of: path, limits: limits, mapped: true)
+        try readRecords(contents(of: path, limits: limits, mapped: true), at: path, limits: limits)
+    }
+
+    /// Reads the document in `data`, which came from `path`, as records.
+    ///
+    /// - Throws: As ``read(_:path:limits:)``.
+    public static func readRecords(_ data: Data, at path: String, limits: DocumentLimits = .standard) throws
+        -> DocumentRecords
+    {
         var collector = DocumentRecordCollector()
         try DocumentFileReader.reading(data, path: path) {
             try format(of: data, path: path).readDocument(from: data, file: path, limits: limits, into: &collector)
@@ -96,6 +104,19 @@ public struct DocumentFile {
         -> (DocumentRecords, DocumentRecords)
     {
         try both(first, second) { try readRecords($0, limits: limits) }
+    }
+
+    /// Reads as records, at once on two threads, the documents in `first` and `second`, which
+    /// came from `firstPath` and `secondPath`.
+    ///
+    /// - Throws: The first document's error if both fail.
+    public static func readRecordsOfBoth(
+        _ first: Data, at firstPath: String, _ second: Data, at secondPath: String, limits: DocumentLimits = .standard
+    ) throws -> (DocumentRecords, DocumentRecords) {
+        let (a, b) = TwoThreads.run(
+            { Result { try readRecords(first, at: firstPath, limits: limits) } },
+            { Result { try readRecords(second, at: secondPath, limits: limits) } })
+        return (try a.get(), try b.get())
     }
 
     /// `read` of `first` and of `second`, at once on two threads.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TripDoc
 import TripDocKit
 
 #if canImport(Glibc)
@@ -109,31 +110,42 @@ extension TripDocCommand {
 
         func run() throws {
             let limits = try limitOptions.limits()
-            let (first, second) = try TerminalProgress.reading([a, b]) {
-                try DocumentFile.readRecordsOfBoth(a, b, limits: limits)
-            }
-            let table = try map.map { try RemapTable.read(from: $0) }
-            var diff = try DocumentDiff(
-                first, at: a, second, at: b, match: DocumentDiff.MatchStrategy(rawValue: match)!, remapTable: table, entity: entity,
-                ignoring: Set(ignore), history: history)
-            if let condition, let entity {
-                try diff.restrict(to: condition, entity: entity, a: first, b: second)
+            let strategy = DocumentDiff.MatchStrategy(rawValue: match)!
+            // Compared as they are read, unless --where tests conditions on whole documents or
+            // --map matches by a table (the documents are then read first, as before).
+            var records: (DocumentRecords, DocumentRecords)?
+            let diff = try TerminalProgress.reading([a, b]) {
+                guard condition != nil || map != nil else {
+                    return try DocumentDiff(
+                        files: a, b, match: strategy, entity: entity, ignoring: Set(ignore), history: history,
+                        limits: limits)
+                }
+                let (first, second) = try DocumentFile.readRecordsOfBoth(a, b, limits: limits)
+                records = (first, second)
+                let table = try map.map { try RemapTable.read(from: $0) }
+                var diff = try DocumentDiff(
+                    first, at: a, second, at: b, match: strategy, remapTable: table, entity: entity,
+                    ignoring: Set(ignore), history: history)
+                if let condition, let entity {
+                    try diff.restrict(to: condition, entity: entity, a: first, b: second)
+                }
+                return diff
             }
             if !quiet {
                 if patch {
-                    let patch = try DocumentPatch(diff, schemaVersionA: first.schema.version, schemaVersionB: second.schema.version)
+                    let patch = try DocumentPatch(diff, schemaVersionA: diff.a.schema.version, schemaVersionB: diff.b.schema.version)
                     try StandardOutput.write(try patch.jsonData())
                 } else if json {
                     try StandardOutput.write(
-                        try diff.jsonData(schemaA: first.schema, schemaB: second.schema))
+                        try diff.jsonData(schemaA: diff.a.schema, schemaB: diff.b.schema))
                 } else {
                     let colour = isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
                     try StandardOutput.write(diff.text(colour: colour))
                 }
             }
-            // The documents are left to the process's end: releasing millions of snapshots one by
+            // What was read is left to the process's end: releasing millions of snapshots one by
             // one takes longer than the exit that reclaims their memory at once.
-            withExtendedLifetime((first, second, diff)) { Foundation.exit(diff.isIdentical ? 0 : 1) }
+            withExtendedLifetime((records, diff)) { Foundation.exit(diff.isIdentical ? 0 : 1) }
         }
     }
 }
