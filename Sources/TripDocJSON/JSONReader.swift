@@ -219,33 +219,25 @@ public struct JSONReader: StructuredReader {
     }
 
     public mutating func nextKey(matching expected: String) throws -> StructuredKeyMatch? {
-        guard let byte = peekByte() else { throw error("unexpected end of file inside an object") }
-        if byte == UInt8(ascii: "}") {
-            position += 1
-            depth -= 1
-            last = UInt8(ascii: "v")
-            return nil
-        }
-        if last != UInt8(ascii: "{") {
-            guard byte == UInt8(ascii: ",") else { throw mismatch("',' or '}' after an object member") }
-            position += 1
-            guard peekByte() == UInt8(ascii: "\"") else {
-                throw peekByte() == UInt8(ascii: "}")
-                    ? error("a trailing comma before '}' is not allowed") : mismatch("a member name in quotes")
-            }
-        } else if byte != UInt8(ascii: "\"") {
-            throw mismatch("a member name in quotes or '}'")
-        }
+        guard try atMemberName() else { return nil }
         let key: StructuredKeyMatch = try spelled(expected) ? .expected : .other(readString())
-        guard peekByte() == UInt8(ascii: ":") else { throw mismatch("':' after the member name") }
-        position += 1
-        last = UInt8(ascii: "v")
+        try passColon()
         return key
     }
 
     /// Passes over the next member name of an object, checked as ``nextKey()`` checks it but
     /// not made into a `String` (what skipping a value needs); `false` at the object's end.
     private mutating func skipKey() throws -> Bool {
+        guard try atMemberName() else { return false }
+        let token = try scanStringToken()
+        if token.hasEscapes || !token.isASCII { _ = try decode(token) }
+        try passColon()
+        return true
+    }
+
+    /// Moves to the next member name of an object (past the comma after the last member):
+    /// `true` at the name's opening quote, `false` past the object's closing brace.
+    private mutating func atMemberName() throws -> Bool {
         guard let byte = peekByte() else { throw error("unexpected end of file inside an object") }
         if byte == UInt8(ascii: "}") {
             position += 1
@@ -263,12 +255,14 @@ public struct JSONReader: StructuredReader {
         } else if byte != UInt8(ascii: "\"") {
             throw mismatch("a member name in quotes or '}'")
         }
-        let token = try scanStringToken()
-        if token.hasEscapes || !token.isASCII { _ = try decode(token) }
+        return true
+    }
+
+    /// Passes the colon after a member name.
+    private mutating func passColon() throws {
         guard peekByte() == UInt8(ascii: ":") else { throw mismatch("':' after the member name") }
         position += 1
         last = UInt8(ascii: "v")
-        return true
     }
 
     /// Whether the string token at `position` is `expected` written plainly (no escapes): then
