@@ -60,8 +60,7 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
 
     public func readDocument(from data: Data, file: String, limits: DocumentLimits) throws -> Document {
         var collector = DocumentCollector()
-        // The collector takes the history late: it is read on the other core beside the snapshots.
-        try read(from: data, file: file, limits: limits, into: &collector, historyBesideSnapshots: true)
+        try readDocument(from: data, file: file, limits: limits, into: &collector)
         return collector.document!
     }
 
@@ -73,16 +72,6 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
     /// such, whatever the decoder made of its bytes.
     public func readDocument<Sink: DocumentDecodingSink>(
         from data: Data, file: String, limits: DocumentLimits, into sink: inout Sink
-    ) throws {
-        try read(from: data, file: file, limits: limits, into: &sink, historyBesideSnapshots: false)
-    }
-
-    /// Reads the document into `sink`; with `historyBesideSnapshots`, for a sink that takes the
-    /// history late (``DocumentDecodingSink/lateHistory(_:)``), the history entry is decoded on
-    /// one core while the snapshot entries are on the other. An error in the history is the one
-    /// reported, as when it is read first.
-    private func read<Sink: DocumentDecodingSink>(
-        from data: Data, file: String, limits: DocumentLimits, into sink: inout Sink, historyBesideSnapshots: Bool
     ) throws {
         try limits.checkDocumentSize(data.count, file: file)
         // First everything but the snapshot entries; those are inflated once the sink has said
@@ -197,7 +186,10 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
             }
             try refusingArchiveErrors(file: file) { try inflation.finish() }
         }
-        guard historyBesideSnapshots, wantsHistory, contents[Self.historyEntry] != nil else {
+        // A sink that takes the history late has it decoded on one core while the snapshot
+        // entries are on the other; an error in it is still the one reported, as when it is
+        // read first.
+        guard sink.acceptsLateHistory, wantsHistory, contents[Self.historyEntry] != nil else {
             try sink.begin(header: header, schema: schema, history: wantsHistory ? try decodedHistory() : nil)
             try readSnapshots()
             return

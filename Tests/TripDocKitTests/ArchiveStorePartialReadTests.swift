@@ -150,6 +150,26 @@ import TripDocTestSupport
     }
 
     @Test(arguments: formats)
+    func aSaveToADocumentListingAnIdentifierTwiceIsRefusedNamingIt(format: any DocumentFormat) throws {
+        var document = SampleTrips.document(trips: 3)
+        var twice = try #require(document.snapshots(of: "Trip").first)
+        twice["destination"] = .string("Listed twice")
+        document.snapshots.append(twice)
+        let path = try write(document, in: format)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let store = try ArchiveStore(path: path, format: format, schema: SampleTrips.schema)
+        var trip = try #require(document.snapshots(of: "Trip").last)
+        trip["destination"] = .string("Elsewhere")
+        #expect {
+            try store.save(DataStoreSaveChangesRequest(updated: [trip]))
+        } throws: { error in
+            guard case SaveChangesError.documentHasProblems(let problems) = error else { return false }
+            return "\(problems)".contains(twice.persistentIdentifier.description)
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
+    @Test(arguments: formats)
     func openingADocumentOfAnotherSchemaIsRefusedBeforeAnyFetch(format: any DocumentFormat) throws {
         let path = try write(SampleTrips.document(trips: 2), in: format)
         #expect {

@@ -137,9 +137,7 @@ public struct DocumentDecoder {
     /// Reads a whole document into memory.
     private func decodeDocument<R: StructuredReader>(from reader: inout R) throws -> Document {
         var collector = DocumentCollector()
-        // The collector takes the history late, so a reader that can be copied reads it on the
-        // other core while the snapshots are read (it is often as large as they are).
-        try decodeSections(from: &reader, into: &collector, historyOnAnotherThread: R.copiesReadIndependently)
+        try decodeSections(from: &reader, into: &collector)
         return collector.document!
     }
 
@@ -154,9 +152,17 @@ public struct DocumentDecoder {
         try reported(file: file) { try decodeSections(from: &reader, into: &sink) }
     }
 
+    /// Whether the history is read on another core while the snapshots are: when the sink takes
+    /// it late and a copy of the reader reads on its own (the history is often as large as the
+    /// snapshots).
+    private func readsHistoryBeside<R: StructuredReader, Sink: DocumentDecodingSink>(_ reader: R.Type, _ sink: Sink) -> Bool {
+        R.copiesReadIndependently && sink.acceptsLateHistory
+    }
+
     private func decodeSections<R: StructuredReader, Sink: DocumentDecodingSink>(
-        from reader: inout R, into sink: inout Sink, historyOnAnotherThread: Bool = false
+        from reader: inout R, into sink: inout Sink
     ) throws {
+        let historyOnAnotherThread = readsHistoryBeside(R.self, sink)
         let rootStart = reader.bookmark
         guard try reader.peekKind() == .object else {
             throw failure(

@@ -32,6 +32,11 @@ public protocol DocumentDecodingSink {
     /// ``begin(header:schema:history:)`` is then given `nil` and ``lateHistory(_:)`` is not
     /// called. A reader that does not skip it hands it over as usual.
     var wantsHistory: Bool { get }
+    /// Whether the sink takes the history through ``lateHistory(_:)`` whatever the document's
+    /// order (default `false`): ``begin(header:schema:history:)`` is then given `nil` and the
+    /// history comes after the snapshots, and a reader may decode it on another core while it
+    /// decodes the snapshots.
+    var acceptsLateHistory: Bool { get }
     /// Whether the sink wants the snapshots of `entity` at all (default `true`). A reader skips
     /// the snapshots of an entity it is not wanted for: no calls are made for it, and a bundle
     /// does not even inflate its entry.
@@ -54,6 +59,7 @@ extension DocumentDecodingSink {
 
     public func wantsSnapshots(of entity: Schema.Entity) -> Bool { true }
     public var wantsHistory: Bool { true }
+    public var acceptsLateHistory: Bool { false }
     public var wantsMoreSnapshots: Bool { true }
     public mutating func skipped(primaryKey: String?) throws {}
 }
@@ -81,4 +87,7 @@ public struct DocumentCollector: DocumentDecodingSink {
     public mutating func lateHistory(_ history: DocumentHistory) throws {
         document!.history = history
     }
+
+    /// The collector takes the history whenever it comes.
+    public var acceptsLateHistory: Bool { true }
 }

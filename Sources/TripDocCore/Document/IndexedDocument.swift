@@ -87,11 +87,42 @@ public struct IndexedDocument: Sendable {
         if indexingAttributes { lazyAttributeIndexes = LazyAttributeIndexes() }
     }
 
+    /// A whole document read entity by entity (``IndexedDocumentCollector``): its snapshots
+    /// come through ``take(_:of:)``.
+    init(reading header: DocumentHeader, schema: Schema, history: DocumentHistory, indexingAttributes: Bool) {
+        self.header = header
+        self.schema = schema
+        self.history = history
+        self.indexingAttributes = indexingAttributes
+        byIdentifier = [:]
+        orders = [:]
+        uniqueIndexes = [:]
+        problems = []
+        if indexingAttributes { lazyAttributeIndexes = LazyAttributeIndexes() }
+    }
+
+    /// Takes all the snapshots of `entity` (in any order) into a whole document being read
+    /// entity by entity; `false` when one identifier is listed twice (the reader then makes the
+    /// document from a ``Document``, which names the problem).
+    mutating func take(_ snapshots: [DefaultSnapshot], of entity: Schema.Entity) -> Bool {
+        precondition(heldEntities == nil, "a whole document takes its entities' snapshots")
+        return add(snapshots, of: entity).count == snapshots.count
+    }
+
     /// Takes the snapshots of `entity` (all the document holds, in any order) into a document
     /// that holds only some entities. A snapshot whose identifier is listed twice is kept once.
     mutating func hold(_ snapshots: [DefaultSnapshot], of entity: Schema.Entity) {
         precondition(heldEntities != nil && !heldEntities!.contains(entity.name), "an entity is held once, by a partial document")
         heldEntities!.insert(entity.name)
+        let identifiers = add(snapshots, of: entity)
+        if identifiers.count == snapshots.count, zip(identifiers, identifiers.dropFirst()).allSatisfy({ $0 < $1 }) {
+            heldSnapshots[entity.name] = snapshots
+        }
+    }
+
+    /// Adds the snapshots of `entity`, their order and indexes; returns their identifiers (an
+    /// identifier listed twice once, its last snapshot kept).
+    private mutating func add(_ snapshots: [DefaultSnapshot], of entity: Schema.Entity) -> [PersistentIdentifier] {
         byIdentifier.reserveCapacity(byIdentifier.count + snapshots.count)
         var identifiers: [PersistentIdentifier] = []
         identifiers.reserveCapacity(snapshots.count)
@@ -99,10 +130,8 @@ public struct IndexedDocument: Sendable {
             identifiers.append(snapshot.persistentIdentifier)
         }
         if !identifiers.isEmpty { orders[entity.name] = EntityOrder(identifiers) }
-        if identifiers.count == snapshots.count, zip(identifiers, identifiers.dropFirst()).allSatisfy({ $0 < $1 }) {
-            heldSnapshots[entity.name] = snapshots
-        }
         index(entity, identifiers: identifiers)
+        return identifiers
     }
 
     /// Notes that a document holding only some entities holds every snapshot of `entityName`:

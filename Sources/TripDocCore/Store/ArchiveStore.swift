@@ -149,7 +149,11 @@ public final class ArchiveStore {
         // which can only cause a needless conflict, never a lost update.
         let stamp = StoreStamp(document: FileStamp(path: path), journal: FileStamp(path: journal.path))
         let data = try DocumentFileReader.contents(of: path, limits: limits)
-        var document = IndexedDocument(try format.readDocument(from: data, file: path, limits: limits), indexingAttributes: true)
+        var collector = IndexedDocumentCollector(indexingAttributes: true)
+        try format.readDocument(from: data, file: path, limits: limits, into: &collector)
+        var document =
+            try collector.indexedDocument
+            ?? IndexedDocument(try format.readDocument(from: data, file: path, limits: limits), indexingAttributes: true)
         let contents = try journal.read(storeIdentifier: document.storeIdentifier, limits: limits)
         let alreadyHeld = try document.fold(contents, journalPath: journal.path)
         let appendable = contents.isOfAnotherStore || alreadyHeld > 0 ? nil : contents.completeLength
