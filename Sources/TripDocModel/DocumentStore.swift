@@ -165,8 +165,8 @@ public final class DocumentStore<Configuration: DocumentStoreConfiguration>: Dat
         try lock.withLock { try document(holding: [entityName]) }
     }
 
-    func attributeColumn(of entityName: String, attribute: String) throws -> AttributeColumn? {
-        try lock.withLock {
+    func attributeColumn(of entityName: String, attribute: String) -> AttributeColumn? {
+        lock.withLock {
             guard case .memory(let memory) = backend else { return nil }
             return memory.column(of: entityName, attribute: attribute)
         }

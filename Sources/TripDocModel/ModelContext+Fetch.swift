@@ -117,7 +117,7 @@ extension ModelContext {
         _ provider: any ProvidesAttributeColumns, _ entityName: String, _ descriptor: FetchDescriptor<T>
     ) throws -> [DefaultSnapshot] {
         guard let predicate = descriptor.predicate, let range = SnapshotPredicate(predicate, of: T.self)?.range,
-            let column = try provider.attributeColumn(of: entityName, attribute: range.name)
+            let column = provider.attributeColumn(of: entityName, attribute: range.name)
         else { throw SnapshotPredicate.Unevaluable() }
         return try selectSnapshots(column.snapshots(within: range), descriptor)
     }

@@ -9,7 +9,7 @@ protocol ProvidesAttributeColumns: AnyObject {
     /// `entityName`'s snapshots in document order and, at the same positions, the value each
     /// holds for `attribute` (``SnapshotValue/null`` when it holds none); `nil` when the store
     /// keeps no columns.
-    func attributeColumn(of entityName: String, attribute: String) throws -> AttributeColumn?
+    func attributeColumn(of entityName: String, attribute: String) -> AttributeColumn?
 }
 
 /// An entity's snapshots in document order and one attribute's values in them (see
