@@ -216,11 +216,11 @@ public final class ArchiveStore {
         var document = partial?.stamp == stamp ? partial?.document : nil
         let missing = Set(entityNames).subtracting(document?.heldEntities ?? [])
         if document == nil || !missing.isEmpty {
-            // Let go of the cached part, so that holding more entities does not copy it.
+            // The cached part is let go and handed over, so that holding more entities does not
+            // copy it.
             partial = nil
             let (readStamp, read) = try Self.readSnapshots(
-                of: missing, path: path, format: format, limits: limits,
-                into: document, of: stamp)
+                of: missing, path: path, format: format, limits: limits, into: document.take(), of: stamp)
             guard read.storeIdentifier == identifier else {
                 throw ArchiveStoreError.storeReplaced(path: path, expected: identifier, found: read.storeIdentifier)
             }
@@ -246,27 +246,28 @@ public final class ArchiveStore {
     /// file: when the file was replaced while it was read, it is read again, from the start.
     private static func readSnapshots(
         of entityNames: Set<String>, path: String, format: any DocumentFormat, limits: DocumentLimits,
-        into document: IndexedDocument? = nil, of stamp: StoreStamp? = nil
+        into document: consuming IndexedDocument? = nil, of stamp: StoreStamp? = nil
     ) throws -> (StoreStamp, IndexedDocument) {
-        var document = document
         var entityNames = entityNames
         while true {
             let before = StoreStamp(document: FileStamp(path: path), journal: nil)
-            if let held = document, before != stamp {
+            if document != nil, before != stamp {
                 // Another version than the part already held: read all of it again.
-                entityNames.formUnion(held.heldEntities ?? [])
+                entityNames.formUnion(document?.heldEntities ?? [])
                 document = nil
             }
             let data = try DocumentFileReader.contents(of: path, limits: limits, mapped: true)
-            var collector = EntityCollector(wanted: entityNames, document: document)
+            // Handed over, not copied, so that holding more entities does not copy those held.
+            var collector = EntityCollector(wanted: entityNames, document: document.take())
             do {
                 try DocumentFileReader.reading(data, path: path) {
                     try format.readDocument(from: data, file: path, limits: limits, into: &collector)
                 }
             } catch is EntityCollector.HeaderRead {}
-            if StoreStamp(document: FileStamp(path: path), journal: nil) == before {
-                return (before, collector.finished())
-            }
+            let read = collector.finished()
+            if StoreStamp(document: FileStamp(path: path), journal: nil) == before { return (before, read) }
+            // The file changed while it was read: read everything wanted, what was held too, again.
+            entityNames.formUnion(read.heldEntities ?? [])
         }
     }
 
