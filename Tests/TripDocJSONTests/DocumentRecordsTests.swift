@@ -19,8 +19,8 @@ import TripDocTestSupport
         #expect(records.records(of: "Nothing").isEmpty)
     }
 
-    /// Keys in numeric order first, then the others by their bytes, as documents list them.
-    @Test func recordsAreInPrimaryKeyOrderWhateverTheOrderGiven() {
+    /// The edge-case document with five snapshots whose keys are given out of order.
+    static func documentWithKeysOutOfOrder() -> Document {
         var document = EdgeCaseDocuments.document()
         let template = document.snapshots[0]
         document.snapshots = ["b", "10", "9", "a", "100"].map { key in
@@ -28,19 +28,19 @@ import TripDocTestSupport
             snapshot.persistentIdentifier = EdgeCaseDocuments.identifier(key)
             return snapshot
         }
+        return document
+    }
+
+    /// Keys in numeric order first, then the others by their bytes, as documents list them.
+    @Test func recordsAreInPrimaryKeyOrderWhateverTheOrderGiven() {
+        let document = Self.documentWithKeysOutOfOrder()
         #expect(DocumentRecords(document).records(of: "Everything").map(\.primaryKey) == ["9", "10", "100", "a", "b"])
     }
 
     /// A record is found by its identifier among keys in document order; an identifier of
     /// another store, entity or key finds none.
     @Test func aRecordIsFoundByItsIdentifier() {
-        var document = EdgeCaseDocuments.document()
-        let template = document.snapshots[0]
-        document.snapshots = ["b", "10", "9", "a", "100"].map { key in
-            var snapshot = template
-            snapshot.persistentIdentifier = EdgeCaseDocuments.identifier(key)
-            return snapshot
-        }
+        let document = Self.documentWithKeysOutOfOrder()
         let records = DocumentRecords(document)
         for key in ["9", "10", "100", "a", "b"] {
             #expect(records.record(for: EdgeCaseDocuments.identifier(key))?.primaryKey == key)
