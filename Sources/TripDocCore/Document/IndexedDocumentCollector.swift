@@ -1,29 +1,64 @@
 import Foundation
 
-/// The sink that reads a whole document straight into an ``IndexedDocument``, entity by entity,
-/// without a ``Document`` in between: each entity is indexed as soon as its snapshots are read,
-/// while the history, taken late, is read on the other core where the format allows it. What an
-/// ``ArchiveStore`` reads for a save.
+/// The sink that reads a document straight into an ``IndexedDocument``, entity by entity,
+/// without a ``Document`` in between: each entity is indexed as soon as its snapshots are read.
+/// What an ``ArchiveStore`` reads:
+/// - for a save, the whole document (``init(indexingAttributes:)``), the history taken late so
+///   that a reader may decode it on the other core;
+/// - for a fetch, some entities (``init(entities:into:)``), into a document holding only some
+///   entities (``IndexedDocument/heldEntities``): the history is not wanted, and with no entity
+///   wanted the read stops once the header and schema are known (``HeaderRead``).
 struct IndexedDocumentCollector: DocumentDecodingSink {
-    /// Whether attribute indexes are made (see ``IndexedDocument/init(_:indexingAttributes:)``).
-    let indexingAttributes: Bool
+    /// Stops a read that wants the header and schema only.
+    struct HeaderRead: Error {}
+
+    /// The entities read, when only some are; `nil` for the whole document.
+    private let wanted: Set<String>?
+    private let indexingAttributes: Bool
     private var document: IndexedDocument?
     private var snapshots: [DefaultSnapshot] = []
     private var listsAnIdentifierTwice = false
 
+    /// A collector of the whole document.
     init(indexingAttributes: Bool) {
+        wanted = nil
         self.indexingAttributes = indexingAttributes
     }
 
-    /// The document; `nil` when it lists an identifier twice (read it as a ``Document``, which
-    /// keeps both and names the problem).
-    var indexedDocument: IndexedDocument? { listsAnIdentifierTwice ? nil : document }
+    /// A collector of the snapshots of `entities` (none: the header and schema only), into
+    /// `document` (which holds some entities of the same file), or into a new document holding
+    /// only some entities.
+    init(entities: Set<String>, into document: consuming IndexedDocument?) {
+        wanted = entities
+        indexingAttributes = true
+        self.document = document
+    }
 
-    var acceptsLateHistory: Bool { true }
+    /// The document: holding every wanted entity when only some are read (those the file lists
+    /// no snapshots of, and names of no entity of its schema, hold none); `nil` for a whole
+    /// document that lists an identifier twice (read it as a ``Document``, which keeps both and
+    /// names the problem).
+    mutating func finished() -> IndexedDocument? {
+        guard let wanted else { return listsAnIdentifierTwice ? nil : document }
+        for name in wanted where !(document!.heldEntities?.contains(name) ?? true) { document!.holdNone(of: name) }
+        return document
+    }
+
+    var wantsHistory: Bool { wanted == nil }
+
+    var acceptsLateHistory: Bool { wanted == nil }
+
+    func wantsSnapshots(of entity: Schema.Entity) -> Bool { wanted?.contains(entity.name) ?? true }
 
     mutating func begin(header: DocumentHeader, schema: Schema, history: DocumentHistory?) throws {
-        document = IndexedDocument(
-            reading: header, schema: schema, history: history ?? DocumentHistory(), indexingAttributes: indexingAttributes)
+        if document == nil {
+            document =
+                wanted == nil
+                ? IndexedDocument(
+                    reading: header, schema: schema, history: history ?? DocumentHistory(), indexingAttributes: indexingAttributes)
+                : IndexedDocument(partOf: header, schema: schema, indexingAttributes: indexingAttributes)
+        }
+        if wanted?.isEmpty ?? false { throw HeaderRead() }
     }
 
     mutating func beginEntity(_ entity: Schema.Entity) throws { snapshots = [] }
@@ -31,11 +66,15 @@ struct IndexedDocumentCollector: DocumentDecodingSink {
     mutating func add(_ snapshot: DefaultSnapshot) throws { snapshots.append(snapshot) }
 
     mutating func endEntity(_ entity: Schema.Entity, count: Int) throws {
-        if !document!.take(snapshots, of: entity) { listsAnIdentifierTwice = true }
+        if wanted != nil {
+            document!.hold(snapshots, of: entity)
+        } else if !document!.take(snapshots, of: entity) {
+            listsAnIdentifierTwice = true
+        }
         snapshots = []
     }
 
     mutating func lateHistory(_ history: DocumentHistory) throws {
-        document!.history = history
+        if wanted == nil { document!.history = history }
     }
 }

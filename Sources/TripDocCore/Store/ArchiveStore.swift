@@ -152,7 +152,7 @@ public final class ArchiveStore {
         var collector = IndexedDocumentCollector(indexingAttributes: true)
         try format.readDocument(from: data, file: path, limits: limits, into: &collector)
         var document =
-            try collector.indexedDocument
+            try collector.finished()
             ?? IndexedDocument(try format.readDocument(from: data, file: path, limits: limits), indexingAttributes: true)
         let contents = try journal.read(storeIdentifier: document.storeIdentifier, limits: limits)
         let alreadyHeld = try document.fold(contents, journalPath: journal.path)
@@ -211,11 +211,12 @@ public final class ArchiveStore {
             loadedStamp = stamp
             return cached.document
         }
-        // A FIFO or device cannot be read again: it is read once, whole.
-        guard stamp.document != nil, stamp.journal == nil, Self.isRegularFile(path) else { return try readIndexedDocument() }
         var document = partial?.stamp == stamp ? partial?.document : nil
         let missing = Set(entityNames).subtracting(document?.heldEntities ?? [])
         if document == nil || !missing.isEmpty {
+            // A journal is folded into the whole document; a FIFO or device cannot be read
+            // again, and is read once, whole.
+            guard stamp.document != nil, stamp.journal == nil, Self.isRegularFile(path) else { return try readIndexedDocument() }
             // The cached part is let go and handed over, so that holding more entities does not
             // copy it.
             partial = nil
@@ -224,7 +225,6 @@ public final class ArchiveStore {
             guard read.storeIdentifier == identifier else {
                 throw ArchiveStoreError.storeReplaced(path: path, expected: identifier, found: read.storeIdentifier)
             }
-            document = read
             partial = (readStamp, read)
             loadedStamp = readStamp
             return read
@@ -258,13 +258,13 @@ public final class ArchiveStore {
             }
             let data = try DocumentFileReader.contents(of: path, limits: limits, mapped: true)
             // Handed over, not copied, so that holding more entities does not copy those held.
-            var collector = EntityCollector(wanted: entityNames, document: document.take())
+            var collector = IndexedDocumentCollector(entities: entityNames, into: document.take())
             do {
                 try DocumentFileReader.reading(data, path: path) {
                     try format.readDocument(from: data, file: path, limits: limits, into: &collector)
                 }
-            } catch is EntityCollector.HeaderRead {}
-            let read = collector.finished()
+            } catch is IndexedDocumentCollector.HeaderRead {}
+            let read = collector.finished()!
             if StoreStamp(document: FileStamp(path: path), journal: nil) == before { return (before, read) }
             // The file changed while it was read: read everything wanted, what was held too, again.
             entityNames.formUnion(read.heldEntities ?? [])
@@ -433,50 +433,6 @@ public final class ArchiveStore {
         cached = nil
         document.history.delete(before: date)
         try write(document)
-    }
-}
-
-/// Where a read of some entities of a document puts their snapshots: a document holding only
-/// some entities (``IndexedDocument/heldEntities``). The history is not wanted; with no entity
-/// wanted, the read stops once the header and schema are known.
-private struct EntityCollector: DocumentDecodingSink {
-    /// Stops a read that wants the header and schema only.
-    struct HeaderRead: Error {}
-
-    let wanted: Set<String>
-    var document: IndexedDocument?
-    private var snapshots: [DefaultSnapshot] = []
-
-    init(wanted: Set<String>, document: IndexedDocument?) {
-        self.wanted = wanted
-        self.document = document
-    }
-
-    var wantsHistory: Bool { false }
-
-    func wantsSnapshots(of entity: Schema.Entity) -> Bool { wanted.contains(entity.name) }
-
-    mutating func begin(header: DocumentHeader, schema: Schema, history: DocumentHistory?) throws {
-        if document == nil { document = IndexedDocument(partOf: header, schema: schema, indexingAttributes: true) }
-        if wanted.isEmpty { throw HeaderRead() }
-    }
-
-    mutating func beginEntity(_ entity: Schema.Entity) throws { snapshots = [] }
-
-    mutating func add(_ snapshot: DefaultSnapshot) throws { snapshots.append(snapshot) }
-
-    mutating func endEntity(_ entity: Schema.Entity, count: Int) throws {
-        document!.hold(snapshots, of: entity)
-        snapshots = []
-    }
-
-    mutating func lateHistory(_ history: DocumentHistory) throws {}
-
-    /// The document, holding every wanted entity (those the file lists no snapshots of, and
-    /// names that are no entity of its schema, hold none).
-    mutating func finished() -> IndexedDocument {
-        for name in wanted where !(document!.heldEntities?.contains(name) ?? true) { document!.holdNone(of: name) }
-        return document!
     }
 }
 
