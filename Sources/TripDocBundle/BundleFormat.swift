@@ -77,6 +77,7 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
         // First everything but the snapshot entries; those are inflated once the sink has said
         // which entities it wants.
         let wantsHistory = sink.wantsHistory
+        let historyPositionOnly = sink.wantsHistoryPositionOnly
         let verified = try verifiedEntries(of: data, file: file, limits: limits) {
             !$0.hasPrefix(Self.snapshotsFolder) && (wantsHistory || $0 != Self.historyEntry)
         }
@@ -164,7 +165,9 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
         func decodedHistory() throws -> DocumentHistory {
             guard contents[Self.historyEntry] != nil else { return DocumentHistory() }
             return try readJSON(Self.historyEntry) {
-                try decoder.decodeHistory(from: &$0, schema: schema, storeIdentifier: header.storeIdentifier, file: file)
+                historyPositionOnly
+                    ? try decoder.decodeHistoryPosition(from: &$0, file: file)
+                    : try decoder.decodeHistory(from: &$0, schema: schema, storeIdentifier: header.storeIdentifier, file: file)
             }
         }
         func readSnapshots() throws {

@@ -23,7 +23,7 @@ import TripDocTestSupport
     /// Damages the bucket-list items of the document at `path`, and them only: the last one
     /// holds text where a Boolean belongs (JSON, plist); the bundle's entry of items has a
     /// byte of its compressed data changed.
-    func damageItems(at path: String, format: any DocumentFormat) throws {
+    static func damageItems(at path: String, format: any DocumentFormat) throws {
         let url = URL(fileURLWithPath: path)
         var bytes = [UInt8](try Data(contentsOf: url))
         func range(of pattern: String, last: Bool) -> Range<Int>? {
@@ -53,7 +53,7 @@ import TripDocTestSupport
     func aFetchDecodesOnlyItsEntityAndASaveTheWholeDocument(format: any DocumentFormat) throws {
         let document = SampleTrips.document(trips: 20)
         let path = try write(document, in: format)
-        try damageItems(at: path, format: format)
+        try Self.damageItems(at: path, format: format)
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
 
         let store = try ArchiveStore(path: path, format: format, schema: SampleTrips.schema)

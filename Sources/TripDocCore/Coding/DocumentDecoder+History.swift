@@ -8,12 +8,7 @@ extension DocumentDecoder {
         var history = DocumentHistory()
         try decodeObject(from: &reader, allowedKeys: ["deletedThrough", "transactions"]) { key, reader in
             if key == "deletedThrough" {
-                let start = reader.bookmark
-                let value = try reader.readInt64()
-                guard value >= 0, value < Int64.max else {
-                    throw failure(at: start, in: reader, "deletedThrough must be from 0 to 2^63-2")
-                }
-                history.deletedThrough = value
+                history.deletedThrough = try decodeDeletedThrough(from: &reader)
             } else {
                 let names = EntityNames(schema)
                 history.transactions = try decodeArray(from: &reader, cappedBy: .historyLength) { reader in
@@ -21,17 +16,82 @@ extension DocumentDecoder {
                 }
             }
         }
-        var previous = history.deletedThrough
-        for (index, transaction) in history.transactions.enumerated() {
-            guard transaction.transactionIdentifier > previous else {
+        try checkOrder(of: history.transactions.map(\.transactionIdentifier), after: history.deletedThrough)
+        return history
+    }
+
+    /// Reads where the history object stands: its `deletedThrough` and its transactions'
+    /// identifiers, each checked as ``decodeHistory(from:schema:storeIdentifier:)`` checks
+    /// them; the rest of each transaction is read for its syntax only. The result has no
+    /// transactions: its ``DocumentHistory/deletedThrough`` is the newest identifier (or the
+    /// object's `deletedThrough`, when larger), so that its
+    /// ``DocumentHistory/nextTransactionIdentifier`` is the history's.
+    func decodeHistoryPosition<R: StructuredReader>(from reader: inout R) throws -> DocumentHistory {
+        var deletedThrough: Int64 = 0
+        var identifiers: [Int64] = []
+        try decodeObject(from: &reader, allowedKeys: ["deletedThrough", "transactions"]) { key, reader in
+            if key == "deletedThrough" {
+                deletedThrough = try decodeDeletedThrough(from: &reader)
+            } else {
+                identifiers = try decodeArray(from: &reader, cappedBy: .historyLength) { reader in
+                    let start = reader.bookmark
+                    var identifier: Int64?
+                    var hasTimestamp = false
+                    try decodeObject(from: &reader, allowedKeys: Self.transactionMembers) { member, reader in
+                        switch member {
+                        case "id": identifier = try decodeTransactionIdentifier(from: &reader)
+                        case "timestamp":
+                            hasTimestamp = true
+                            try reader.skipValue()
+                        default: try reader.skipValue()
+                        }
+                    }
+                    guard let identifier, hasTimestamp else {
+                        throw failure(at: start, in: reader, "a transaction needs 'id' and 'timestamp'")
+                    }
+                    return identifier
+                }
+            }
+        }
+        try checkOrder(of: identifiers, after: deletedThrough)
+        return DocumentHistory(deletedThrough: max(identifiers.last ?? 0, deletedThrough))
+    }
+
+    /// The members a transaction object may have.
+    private static let transactionMembers: Set<String> = [
+        "author", "bundleIdentifier", "changes", "id", "processIdentifier", "timestamp",
+    ]
+
+    private func decodeDeletedThrough<R: StructuredReader>(from reader: inout R) throws -> Int64 {
+        let start = reader.bookmark
+        let value = try reader.readInt64()
+        guard value >= 0, value < Int64.max else {
+            throw failure(at: start, in: reader, "deletedThrough must be from 0 to 2^63-2")
+        }
+        return value
+    }
+
+    private func decodeTransactionIdentifier<R: StructuredReader>(from reader: inout R) throws -> Int64 {
+        let start = reader.bookmark
+        let value = try reader.readInt64()
+        guard value >= 1, value < Int64.max else {
+            throw failure(at: start, in: reader, "a transaction identifier must be from 1 to 2^63-2")
+        }
+        return value
+    }
+
+    /// Throws unless the transaction `identifiers` increase and exceed `deletedThrough`.
+    private func checkOrder(of identifiers: [Int64], after deletedThrough: Int64) throws {
+        var previous = deletedThrough
+        for (index, identifier) in identifiers.enumerated() {
+            guard identifier > previous else {
                 throw DocumentDecodingFailure(
                     location: nil, keyPath: ["id", "[\(index)]", "transactions"],
                     message: "transaction identifiers must increase and exceed deletedThrough; found "
-                        + "\(transaction.transactionIdentifier) after \(previous)")
+                        + "\(identifier) after \(previous)")
             }
-            previous = transaction.transactionIdentifier
+            previous = identifier
         }
-        return history
     }
 
     /// Each entity's attribute and property names, made once for a whole history rather than
@@ -58,20 +118,12 @@ extension DocumentDecoder {
         var process: String?
         var timestamp: Date?
         var changes: [HistoryChangeRecord] = []
-        try decodeObject(
-            from: &reader, allowedKeys: ["author", "bundleIdentifier", "changes", "id", "processIdentifier", "timestamp"]
-        ) { key, reader in
+        try decodeObject(from: &reader, allowedKeys: Self.transactionMembers) { key, reader in
             switch key {
             case "author": author = try reader.readString()
             case "bundleIdentifier": bundle = try reader.readString()
             case "processIdentifier": process = try reader.readString()
-            case "id":
-                let valueStart = reader.bookmark
-                let value = try reader.readInt64()
-                guard value >= 1, value < Int64.max else {
-                    throw failure(at: valueStart, in: reader, "a transaction identifier must be from 1 to 2^63-2")
-                }
-                identifier = value
+            case "id": identifier = try decodeTransactionIdentifier(from: &reader)
             case "timestamp":
                 guard case .date(let date) = try decodeValue(.date, from: &reader) else { return }
                 timestamp = date

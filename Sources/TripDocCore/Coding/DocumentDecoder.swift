@@ -82,6 +82,19 @@ public struct DocumentDecoder {
         }
     }
 
+    /// Reads where a history object that is the whole of its input stands (see
+    /// ``DocumentDecodingSink/wantsHistoryPositionOnly``): a history without transactions
+    /// whose ``DocumentHistory/nextTransactionIdentifier`` is the object's.
+    public func decodeHistoryPosition<R: StructuredReader>(
+        from reader: inout R, file: String, keyPath prefix: String = "history"
+    ) throws -> DocumentHistory {
+        try reported(file: file) {
+            let history = try within(prefix) { try decodeHistoryPosition(from: &reader) }
+            try reader.finish()
+            return history
+        }
+    }
+
     /// Checks that a header agrees with its schema: the same schema version, and sequences
     /// only for entities the schema has.
     ///
@@ -221,7 +234,11 @@ public struct DocumentDecoder {
             case "schema":
                 schema = try within("schema") { try decodeSchema(from: &reader) }
             case "history":
-                if let header, let schema, sink.wantsHistory {
+                if sink.wantsHistory, sink.wantsHistoryPositionOnly {
+                    // Where the history stands needs neither header nor schema.
+                    let position = try within("history") { try decodeHistoryPosition(from: &reader) }
+                    if begun { try sink.lateHistory(position) } else { history = position }
+                } else if let header, let schema, sink.wantsHistory {
                     let decoded = try within("history") {
                         try decodeHistory(from: &reader, schema: schema, storeIdentifier: header.storeIdentifier)
                     }

@@ -32,6 +32,14 @@ public protocol DocumentDecodingSink {
     /// ``begin(header:schema:history:)`` is then given `nil` and ``lateHistory(_:)`` is not
     /// called. A reader that does not skip it hands it over as usual.
     var wantsHistory: Bool { get }
+    /// Whether the sink wants only where the history stands (default `false`; asked only when
+    /// ``wantsHistory``): the identifier the next transaction gets, which is all a save
+    /// appended to a journal needs of it. A reader that honours it reads the transactions'
+    /// identifiers only (the rest for its syntax) and hands over a history without
+    /// transactions whose ``DocumentHistory/deletedThrough`` is the newest identifier (or the
+    /// document's `deletedThrough`, when larger); one that does not hands over the whole
+    /// history, whose ``DocumentHistory/nextTransactionIdentifier`` is the same.
+    var wantsHistoryPositionOnly: Bool { get }
     /// Whether the sink takes the history through ``lateHistory(_:)`` whatever the document's
     /// order (default `false`): ``begin(header:schema:history:)`` is then given `nil` and the
     /// history comes after the snapshots, and a reader may decode it on another core while it
@@ -59,6 +67,7 @@ extension DocumentDecodingSink {
 
     public func wantsSnapshots(of entity: Schema.Entity) -> Bool { true }
     public var wantsHistory: Bool { true }
+    public var wantsHistoryPositionOnly: Bool { false }
     public var acceptsLateHistory: Bool { false }
     public var wantsMoreSnapshots: Bool { true }
     public mutating func skipped(primaryKey: String?) throws {}

@@ -9,12 +9,16 @@ extension IndexedDocument {
     /// Each record is checked as a save is: its models are of this store and of the schema's
     /// entities, their values fit, and their references resolve once it is folded in.
     ///
+    /// A document holding only some entities (``heldEntities``), which must know where its
+    /// history stands, takes the records' changes to those entities only, and their
+    /// transactions; what a record says of the others is checked when they are read.
+    ///
     /// - Returns: How many records the document already held.
     /// - Throws: ``JournalReadError`` naming the journal's line; the document is then as it
     ///   was before that record.
     @discardableResult
     public mutating func fold(_ journal: DocumentJournal.Contents, journalPath: String) throws -> Int {
-        precondition(heldEntities == nil, "a document holding only some entities is for reading them only")
+        precondition(knowsHistoryPosition, "a document holding only some entities folds a journal once it knows its history's position")
         var alreadyHeld = 0
         for (index, record) in journal.records.enumerated() {
             let line = index + 2
@@ -34,7 +38,9 @@ extension IndexedDocument {
             for (entityName, next) in record.nextPrimaryKeys {
                 newHeader.nextPrimaryKeys[entityName] = max(next, newHeader.nextPrimaryKeys[entityName] ?? 0)
             }
-            commit(changed, header: newHeader, transaction: record.transaction)
+            commit(
+                heldEntities == nil ? changed : changed.filter { holds($0.key.entityName) }, header: newHeader,
+                transaction: record.transaction)
         }
         return alreadyHeld
     }
@@ -63,7 +69,7 @@ extension IndexedDocument {
             }
         }
         for identifier in record.deleted {
-            guard byIdentifier[identifier] != nil, changed[identifier] == nil else {
+            guard byIdentifier[identifier] != nil || !holds(identifier.entityName), changed[identifier] == nil else {
                 throw problem("\(identifier) is deleted, but the document holds no such model")
             }
             changed[identifier] = .some(nil)
@@ -71,7 +77,7 @@ extension IndexedDocument {
         for case let (identifier, snapshot?) in changed {
             for (property, value) in snapshot.values.sorted(by: { $0.key < $1.key }) {
                 for target in value.referencedIdentifiers {
-                    let held = changed[target].map { $0 != nil } ?? (byIdentifier[target] != nil)
+                    let held = changed[target].map { $0 != nil } ?? (byIdentifier[target] != nil || !holds(target.entityName))
                     if !held {
                         throw problem("\(identifier).\(property) refers to \(target), which the document does not hold after this save")
                     }

@@ -36,9 +36,25 @@ public struct IndexedDocument: Sendable {
     /// order, as they were read (when the file listed them in order, once each).
     private var heldSnapshots: [String: [DefaultSnapshot]] = [:]
     /// The entities whose snapshots this holds, when it holds only some of the document's
-    /// (``ArchiveStore/readSnapshots(of:)``): it then has no history, and is for reading those
-    /// entities only. `nil` for a whole document.
+    /// (``ArchiveStore/readSnapshots(of:)``): it then has no history, and cannot be written.
+    /// It can take saves appended to a journal once it knows where the history stands
+    /// (``knowsHistoryPosition``) and keeps its uniqueness indexes
+    /// (``keepUniquenessIndexes()``), when it holds every entity the save reads
+    /// (``entitiesMissing(toSave:)``). `nil` for a whole document.
     public private(set) var heldEntities: Set<String>?
+    /// Whether the document knows where its history stands: always for a whole document; for
+    /// one holding only some entities, once read with it (``takeHistoryPosition(_:)``). Its
+    /// ``history`` then has no transactions of the file's; its
+    /// ``DocumentHistory/deletedThrough`` is the newest of them, and the transactions of the
+    /// saves applied since follow.
+    public var knowsHistoryPosition: Bool { heldEntities == nil || holdsHistoryPosition }
+    private var holdsHistoryPosition = false
+    /// Whether a document holding only some entities builds and keeps their uniqueness
+    /// indexes (it is then saved to).
+    private var keepsUniquenessIndexes = false
+    /// The held entities whose snapshots list an identifier twice: a save of such a document
+    /// reads it whole, which names the problem.
+    private(set) var entitiesListingAnIdentifierTwice: Set<String> = []
 
     /// Indexes `document`. An identifier the document lists more than once is kept once (its
     /// last snapshot); saves then fail with ``SaveChangesError/documentHasProblems(_:)``.
@@ -115,10 +131,37 @@ public struct IndexedDocument: Sendable {
         precondition(heldEntities != nil && !heldEntities!.contains(entity.name), "an entity is held once, by a partial document")
         heldEntities!.insert(entity.name)
         let identifiers = add(snapshots, of: entity)
+        if identifiers.count != snapshots.count { entitiesListingAnIdentifierTwice.insert(entity.name) }
         if identifiers.count == snapshots.count, zip(identifiers, identifiers.dropFirst()).allSatisfy({ $0 < $1 }) {
             heldSnapshots[entity.name] = snapshots
         }
     }
+
+    /// Takes where the history of the file a document holding only some entities was read
+    /// from stands (`history`'s ``DocumentHistory/nextTransactionIdentifier``), so that saves
+    /// can number their transactions.
+    mutating func takeHistoryPosition(_ history: DocumentHistory) {
+        precondition(heldEntities != nil, "a whole document has its history")
+        self.history = DocumentHistory(deletedThrough: history.nextTransactionIdentifier - 1)
+        holdsHistoryPosition = true
+    }
+
+    /// Builds the uniqueness indexes of the entities a document holding only some entities
+    /// holds, and of those it holds from now on, so that saves can be applied to it.
+    mutating func keepUniquenessIndexes() {
+        guard let heldEntities, !keepsUniquenessIndexes else { return }
+        keepsUniquenessIndexes = true
+        for name in heldEntities {
+            if let entity = schema.entity(named: name) { index(entity, identifiers: identifiers(of: name)) }
+        }
+    }
+
+    /// Whether the document holds the snapshots of `entityName` (every entity, for a whole
+    /// document).
+    public func holds(_ entityName: String) -> Bool { heldEntities?.contains(entityName) ?? true }
+
+    /// Whether saves can be applied to the document (see ``heldEntities``).
+    var takesSaves: Bool { heldEntities == nil || (holdsHistoryPosition && keepsUniquenessIndexes) }
 
     /// Adds the snapshots of `entity`, their order and indexes; returns their identifiers (an
     /// identifier listed twice once, its last snapshot kept).
@@ -145,10 +188,10 @@ public struct IndexedDocument: Sendable {
     }
 
     /// Builds `entity`'s uniqueness indexes over `identifiers`, its snapshots in
-    /// ``byIdentifier`` (a document holding only some entities is never saved, and has none).
-    /// Attribute indexes are built when a fetch first asks for one.
+    /// ``byIdentifier`` (a document holding only some entities has none until it is saved to:
+    /// ``keepUniquenessIndexes()``). Attribute indexes are built when a fetch first asks for one.
     private mutating func index(_ entity: Schema.Entity, identifiers: [PersistentIdentifier]) {
-        guard heldEntities == nil else { return }
+        guard heldEntities == nil || keepsUniquenessIndexes else { return }
         for constraint in entity.effectiveUniquenessConstraints {
             var index: [[SnapshotValue]: PersistentIdentifier] = [:]
             index.reserveCapacity(identifiers.count)
@@ -328,6 +371,10 @@ public struct IndexedDocument: Sendable {
         // Added in order: new keys are minted in sequence, so they usually just extend the order.
         for (entityName, identifiers) in added {
             orders[entityName, default: EntityOrder()].insert(contentsOf: identifiers.sorted())
+        }
+        // The snapshots of a changed entity are listed from its order from now on.
+        if !heldSnapshots.isEmpty {
+            for (identifier, _) in changed { heldSnapshots[identifier.entityName] = nil }
         }
         header = newHeader
         if let transaction { history.transactions.append(transaction) }

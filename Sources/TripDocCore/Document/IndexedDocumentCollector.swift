@@ -5,9 +5,12 @@ import Foundation
 /// What an ``ArchiveStore`` reads:
 /// - for a save, the whole document (``init(indexingAttributes:)``), the history taken late so
 ///   that a reader may decode it on the other core;
-/// - for a fetch, some entities (``init(entities:into:)``), into a document holding only some
-///   entities (``IndexedDocument/heldEntities``): the history is not wanted, and with no entity
-///   wanted the read stops once the header and schema are known (``HeaderRead``).
+/// - for a fetch, some entities (``init(entities:into:readingHistoryPosition:)``), into a
+///   document holding only some entities (``IndexedDocument/heldEntities``): the history is not
+///   wanted, and with no entity wanted the read stops once the header and schema are known
+///   (``HeaderRead``);
+/// - for a save appended to the journal, some entities and where the history stands
+///   (``DocumentDecodingSink/wantsHistoryPositionOnly``).
 struct IndexedDocumentCollector: DocumentDecodingSink {
     /// Stops a read that wants the header and schema only.
     struct HeaderRead: Error {}
@@ -15,6 +18,8 @@ struct IndexedDocumentCollector: DocumentDecodingSink {
     /// The entities read, when only some are; `nil` for the whole document.
     private let wanted: Set<String>?
     private let indexingAttributes: Bool
+    /// Whether a read of some entities also reads where the history stands.
+    private let readsHistoryPosition: Bool
     private var document: IndexedDocument?
     private var snapshots: [DefaultSnapshot] = []
     private var listsAnIdentifierTwice = false
@@ -23,14 +28,17 @@ struct IndexedDocumentCollector: DocumentDecodingSink {
     init(indexingAttributes: Bool) {
         wanted = nil
         self.indexingAttributes = indexingAttributes
+        readsHistoryPosition = false
     }
 
     /// A collector of the snapshots of `entities` (none: the header and schema only), into
     /// `document` (which holds some entities of the same file), or into a new document holding
-    /// only some entities.
-    init(entities: Set<String>, into document: consuming IndexedDocument?) {
+    /// only some entities; with `readingHistoryPosition`, also of where the history stands
+    /// (``IndexedDocument/takeHistoryPosition(_:)``).
+    init(entities: Set<String>, into document: consuming IndexedDocument?, readingHistoryPosition: Bool = false) {
         wanted = entities
         indexingAttributes = true
+        readsHistoryPosition = readingHistoryPosition
         self.document = document
     }
 
@@ -41,10 +49,14 @@ struct IndexedDocumentCollector: DocumentDecodingSink {
     mutating func finished() -> IndexedDocument? {
         guard let wanted else { return listsAnIdentifierTwice ? nil : document }
         for name in wanted where !(document!.heldEntities?.contains(name) ?? true) { document!.holdNone(of: name) }
+        // A document without a history section has none.
+        if readsHistoryPosition, !document!.knowsHistoryPosition { document!.takeHistoryPosition(DocumentHistory()) }
         return document
     }
 
-    var wantsHistory: Bool { wanted == nil }
+    var wantsHistory: Bool { wanted == nil || readsHistoryPosition }
+
+    var wantsHistoryPositionOnly: Bool { wanted != nil }
 
     var acceptsLateHistory: Bool { wanted == nil }
 
@@ -58,7 +70,8 @@ struct IndexedDocumentCollector: DocumentDecodingSink {
                     reading: header, schema: schema, history: history ?? DocumentHistory(), indexingAttributes: indexingAttributes)
                 : IndexedDocument(partOf: header, schema: schema, indexingAttributes: indexingAttributes)
         }
-        if wanted?.isEmpty ?? false { throw HeaderRead() }
+        if wanted != nil, readsHistoryPosition, let history { document!.takeHistoryPosition(history) }
+        if wanted?.isEmpty ?? false, !readsHistoryPosition { throw HeaderRead() }
     }
 
     mutating func beginEntity(_ entity: Schema.Entity) throws { snapshots = [] }
@@ -75,6 +88,10 @@ struct IndexedDocumentCollector: DocumentDecodingSink {
     }
 
     mutating func lateHistory(_ history: DocumentHistory) throws {
-        if wanted == nil { document!.history = history }
+        if wanted == nil {
+            document!.history = history
+        } else if readsHistoryPosition {
+            document!.takeHistoryPosition(history)
+        }
     }
 }

@@ -194,42 +194,67 @@ public final class ArchiveStore {
     }
 
     /// A document to read the snapshots of `entityNames` from, with their indexes: the whole
-    /// document when it is in memory and current (or has a journal to fold in), otherwise one
-    /// holding only the entities read so far from the current file (``IndexedDocument/heldEntities``),
-    /// reading only what it lacks: the other entities' snapshots and the history are passed over
-    /// undecoded (a bundle does not even inflate their entries). A fetch of one entity then
-    /// costs that entity, not the document.
+    /// document when it is in memory and current, otherwise one holding only the entities read
+    /// so far from the current files (``IndexedDocument/heldEntities``), reading only what it
+    /// lacks: the other entities' snapshots and the history are passed over undecoded (a
+    /// bundle does not even inflate their entries). A fetch of one entity then costs that
+    /// entity, not the document. A journal's saves are folded into the entities read.
     ///
     /// The result is for reading those entities: a document holding only some entities has no
-    /// history and cannot be saved or written.
+    /// history and cannot be written.
     ///
     /// - Throws: ``DocumentReadError``, ``JournalReadError``, ``FileReadError``, or
     ///   ``ArchiveStoreError/storeReplaced(path:expected:found:)``.
     public func readSnapshots(of entityNames: some Sequence<String>) throws -> IndexedDocument {
+        try readSnapshots(of: Set(entityNames), forSaving: false)
+    }
+
+    /// ``readSnapshots(of:)``, and, `forSaving`, where the history stands and the uniqueness
+    /// indexes of the entities held, so that a save can be applied to the result.
+    private func readSnapshots(of entityNames: Set<String>, forSaving: Bool) throws -> IndexedDocument {
         let stamp = currentStamp()
         if let cached, cached.stamp == stamp {
             loadedStamp = stamp
             return cached.document
         }
-        var document = partial?.stamp == stamp ? partial?.document : nil
-        let missing = Set(entityNames).subtracting(document?.heldEntities ?? [])
-        if document == nil || !missing.isEmpty {
-            // A journal is folded into the whole document; a FIFO or device cannot be read
-            // again, and is read once, whole.
-            guard stamp.document != nil, stamp.journal == nil, Self.isRegularFile(path) else { return try readIndexedDocument() }
-            // The cached part is let go and handed over, so that holding more entities does not
-            // copy it.
-            partial = nil
-            let (readStamp, read) = try Self.readSnapshots(
-                of: missing, path: path, format: format, limits: limits, into: document.take(), of: stamp)
+        // Taken out of the cache (and put back) so that what is added to it does not copy it.
+        var document = partial?.stamp == stamp ? partial.take()?.document : nil
+        partial = nil
+        var missing = entityNames.subtracting(document?.heldEntities ?? [])
+        let readsPosition = forSaving && !(document?.knowsHistoryPosition ?? false)
+        if document == nil || !missing.isEmpty || readsPosition {
+            // A FIFO or device cannot be read again, and is read once, whole.
+            guard stamp.document != nil, Self.isRegularFile(path) else { return try readIndexedDocument() }
+            let hasJournal = stamp.journal != nil
+            if hasJournal, let held = document?.heldEntities {
+                // The journal's saves are folded into the entities held; the entities wanted
+                // are read with them, afresh, and the journal folded into all of them.
+                missing.formUnion(held)
+                document = nil
+            }
+            var (readStamp, read) = try Self.readSnapshots(
+                of: missing, path: path, format: format, limits: limits, into: document.take(), of: stamp,
+                readingHistoryPosition: readsPosition || hasJournal)
             guard read.storeIdentifier == identifier else {
                 throw ArchiveStoreError.storeReplaced(path: path, expected: identifier, found: read.storeIdentifier)
             }
-            partial = (readStamp, read)
+            if hasJournal {
+                readStamp.journal = FileStamp(path: journal.path)
+                let contents = try journal.read(storeIdentifier: identifier, limits: limits)
+                let alreadyHeld = try read.fold(contents, journalPath: journal.path)
+                appendableJournalLength = contents.isOfAnotherStore || alreadyHeld > 0 ? nil : contents.completeLength
+                savesInJournal = contents.records.count - alreadyHeld
+            } else {
+                appendableJournalLength = 0
+                savesInJournal = 0
+            }
+            document = read
             loadedStamp = readStamp
-            return read
+        } else {
+            loadedStamp = stamp
         }
-        loadedStamp = stamp
+        if forSaving { document!.keepUniquenessIndexes() }
+        partial = (loadedStamp, document!)
         return document!
     }
 
@@ -242,23 +267,27 @@ public final class ArchiveStore {
 
     /// Reads the header, schema and the snapshots of `entityNames` of the document at `path`
     /// (none: the header and schema only) into `document`, which holds some entities of the
-    /// file version `stamp`, or into a new document. What is read is of one version of the
-    /// file: when the file was replaced while it was read, it is read again, from the start.
+    /// file version `stamp`, or into a new document; `readingHistoryPosition`, where the
+    /// history stands too. What is read is of one version of the file: when the file was
+    /// replaced while it was read, it is read again, from the start.
     private static func readSnapshots(
         of entityNames: Set<String>, path: String, format: any DocumentFormat, limits: DocumentLimits,
-        into document: consuming IndexedDocument? = nil, of stamp: StoreStamp? = nil
+        into document: consuming IndexedDocument? = nil, of stamp: StoreStamp? = nil, readingHistoryPosition: Bool = false
     ) throws -> (StoreStamp, IndexedDocument) {
         var entityNames = entityNames
+        var readingHistoryPosition = readingHistoryPosition
         while true {
             let before = StoreStamp(document: FileStamp(path: path), journal: nil)
-            if document != nil, before != stamp {
+            if document != nil, before.document != stamp?.document {
                 // Another version than the part already held: read all of it again.
                 entityNames.formUnion(document?.heldEntities ?? [])
+                readingHistoryPosition = readingHistoryPosition || document!.knowsHistoryPosition
                 document = nil
             }
             let data = try DocumentFileReader.contents(of: path, limits: limits, mapped: true)
             // Handed over, not copied, so that holding more entities does not copy those held.
-            var collector = IndexedDocumentCollector(entities: entityNames, into: document.take())
+            var collector = IndexedDocumentCollector(
+                entities: entityNames, into: document.take(), readingHistoryPosition: readingHistoryPosition)
             do {
                 try DocumentFileReader.reading(data, path: path) {
                     try format.readDocument(from: data, file: path, limits: limits, into: &collector)
@@ -268,6 +297,7 @@ public final class ArchiveStore {
             if StoreStamp(document: FileStamp(path: path), journal: nil) == before { return (before, read) }
             // The file changed while it was read: read everything wanted, what was held too, again.
             entityNames.formUnion(read.heldEntities ?? [])
+            readingHistoryPosition = readingHistoryPosition || read.knowsHistoryPosition
         }
     }
 
@@ -290,29 +320,33 @@ public final class ArchiveStore {
         let lock = try DocumentFileLock(documentPath: path)
         defer { withExtendedLifetime(lock) {} }
         try checkUnchanged()
-        var document = try readIndexedDocument()
-        // The cache lets go of the document so that the save changes it in place; a failed
+        var document = try self.document(forSaving: request)
+        let isWhole = document.heldEntities == nil
+        // The caches let go of the document so that the save changes it in place; a failed
         // write leaves no cache, and the next read decodes the files.
         cached = nil
+        partial = nil
         let applied: AppliedSave
         do {
             applied = try document.applySaveChanges(
                 consume request, timestamp: Date(), processIdentifier: String(ProcessInfo.processInfo.processIdentifier),
                 bundleIdentifier: ProcessInfo.processInfo.processName)
         } catch {
-            cached = (loadedStamp, document)
+            keep(document)
             throw error
         }
         // A save that changes a large part of the document (an import) writes it whole: its
         // record would cost more than the document, and be folded in at once.
-        let isBulk = applied.changedSnapshots.count > 1024 && applied.changedSnapshots.count * 4 > document.count
+        let isBulk =
+            isWhole && applied.changedSnapshots.count > Self.largestJournaledBulk
+            && applied.changedSnapshots.count * 4 > document.count
         guard savesToJournal, let appendable = appendableJournalLength, !isBulk else {
             try write(document)
             return applied
         }
         guard let transaction = applied.transaction else {
             // Nothing changed: nothing to write.
-            cached = (loadedStamp, document)
+            keep(document)
             return applied
         }
         try journal.append(
@@ -322,14 +356,49 @@ public final class ArchiveStore {
         let journalLength = Int(loadedStamp.journal?.size ?? 0)
         appendableJournalLength = journalLength
         savesInJournal += 1
-        cached = (loadedStamp, document)
+        keep(document)
         let documentLength = Int(loadedStamp.document?.size ?? 0)
         if journalLength > max(64 << 10, Int(Double(documentLength) * compactionFraction)) {
             // Already saved; a failed compaction leaves the journal, which the next save or
             // open folds in again.
-            try? write(document)
+            try? write(isWhole ? document : readIndexedDocument())
         }
         return applied
+    }
+
+    /// A save changing more models than this, and a quarter of the document, writes the
+    /// document whole instead of appending to the journal.
+    private static let largestJournaledBulk = 1024
+
+    /// The document a save of `request` is applied to: the whole document when it is in
+    /// memory, when the save writes the document (saves are not appended to the journal, the
+    /// journal must be folded in first, or the save is large), or when it needs the whole
+    /// document (``IndexedDocument/entitiesMissing(toSave:)``); otherwise one holding the
+    /// entities the save reads and knowing where the history stands, read without the rest.
+    /// A save appended to the journal then costs what it reads and changes.
+    private func document(forSaving request: borrowing DataStoreSaveChangesRequest<DefaultSnapshot>) throws
+        -> IndexedDocument
+    {
+        let size = request.inserted.count + request.updated.count + request.deleted.count
+        guard savesToJournal, size <= Self.largestJournaledBulk else { return try readIndexedDocument() }
+        var document = try readSnapshots(of: [], forSaving: true)
+        while document.heldEntities != nil {
+            guard appendableJournalLength != nil, let missing = document.entitiesMissing(toSave: request) else {
+                return try readIndexedDocument()
+            }
+            if missing.isEmpty { break }
+            document = try readSnapshots(of: missing, forSaving: true)
+        }
+        return document
+    }
+
+    /// Keeps `document` as the cache of the files' versions last read or written.
+    private func keep(_ document: IndexedDocument) {
+        if document.heldEntities == nil {
+            cached = (loadedStamp, document)
+        } else {
+            partial = (loadedStamp, document)
+        }
     }
 
     /// The permission bits of the document file.

@@ -33,7 +33,7 @@ extension IndexedDocument {
         _ request: consuming DataStoreSaveChangesRequest<DefaultSnapshot>, timestamp: Date = Date(),
         processIdentifier: String? = nil, bundleIdentifier: String? = nil, keepingInsertedIdentifiers: Bool = false
     ) throws -> AppliedSave {
-        precondition(heldEntities == nil, "a document holding only some entities is for reading them only")
+        precondition(takesSaves, "a document holding only some entities takes saves once it knows its history's position")
         let author = request.editingState.author
         let worked = try workedOut(consume request, keepingInsertedIdentifiers: keepingInsertedIdentifiers)
         var transaction: HistoryTransactionRecord?

@@ -426,15 +426,18 @@ struct SaveChangesWorkspace {
     ) throws {
         // One pass in any order finds whether any reference dangles; only then are they looked
         // at in order, so that the error names the first in the order of identifiers.
+        // A model of an entity the document does not hold (one holding only some entities,
+        // which holds every entity whose references the save changes) is taken as held.
+        func isMissing(_ target: PersistentIdentifier) -> Bool { current(target) == nil && base.holds(target.entityName) }
         func dangles(_ identifier: PersistentIdentifier) -> Bool {
             guard let snapshot = current(identifier) else { return false }
-            return snapshot.values.values.contains { value in value.refers { current($0) == nil } }
+            return snapshot.values.values.contains { value in value.refers(where: isMissing) }
         }
         guard identifiers.contains(where: dangles) else { return }
         for identifier in identifiers.sorted() {
             guard let snapshot = current(identifier) else { continue }
             for (property, value) in snapshot.values.sorted(by: { $0.key < $1.key }) {
-                for target in value.referencedIdentifiers where current(target) == nil {
+                for target in value.referencedIdentifiers where isMissing(target) {
                     throw SaveChangesError.danglingReference(
                         reported[identifier] ?? identifier, property: property, target: target)
                 }

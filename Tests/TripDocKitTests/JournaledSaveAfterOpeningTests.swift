@@ -1,0 +1,211 @@
+import Foundation
+import Testing
+import TripDoc
+import TripDocKit
+import TripDocTestSupport
+
+/// A save appended to the journal of a document the store has not read whole reads the
+/// entities the save needs and where the history stands, not the rest, and leaves the document
+/// as the same save applied to the whole document does: an app that opens a large document,
+/// shows its trips and saves an edit pays for its trips, not for the document.
+@Suite struct JournaledSaveAfterOpeningTests {
+    static let formats: [any DocumentFormat] = [JSONFormat(), PlistFormat(), BundleFormat()]
+
+    /// The saves an app makes after opening: each changes what the next ones need read.
+    enum Edit: String, CaseIterable {
+        /// A trip's destination (reads trips only).
+        case attribute
+        /// A bucket-list item moved to another trip, only the trip's side sent (reads items).
+        case relationship
+        /// A new trip with a new bucket-list item (reads the entities it refers to).
+        case insert
+        /// A trip deleted, its items and place to stay with it (reads what the cascade reaches).
+        case delete
+        /// A new trip with the name and dates of an existing one (an upsert onto it).
+        case upsert
+
+        /// The entities the save reads, after a fetch of the trips.
+        var entitiesRead: Set<String> {
+            switch self {
+            case .attribute: ["Trip"]
+            case .relationship: ["Trip", "BucketListItem"]
+            case .insert, .delete, .upsert: ["Trip", "BucketListItem", "LivingAccommodation"]
+            }
+        }
+    }
+
+    let scratch: ScratchFolder
+
+    init() throws { scratch = try ScratchFolder("journaled-save") }
+
+    func write(_ document: Document, in format: any DocumentFormat) throws -> String {
+        let path = scratch.file("trips.\(format.fileExtensions[0])").path
+        try format.writeDocument(document).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// `edit` made from `document`'s snapshots, as a context would send it.
+    static func request(_ edit: Edit, in document: Document) throws -> DataStoreSaveChangesRequest<DefaultSnapshot> {
+        let trips = document.snapshots(of: "Trip")
+        switch edit {
+        case .attribute:
+            var trip = trips[0]
+            trip["destination"] = .string("Elsewhere")
+            return DataStoreSaveChangesRequest(updated: [trip])
+        case .relationship:
+            guard case .references(let items) = trips[0]["bucketList"], case .references(let list) = trips[1]["bucketList"]
+            else { throw Unexpected.shape }
+            var trip = trips[1]
+            trip["bucketList"] = .references(list + [items[0]])
+            return DataStoreSaveChangesRequest(updated: [trip])
+        case .insert:
+            let trip = PersistentIdentifier.temporary(entityName: "Trip")
+            let item = PersistentIdentifier.temporary(entityName: "BucketListItem")
+            let start = Date(timeIntervalSinceReferenceDate: 800_000_000)
+            return DataStoreSaveChangesRequest(inserted: [
+                DefaultSnapshot(
+                    persistentIdentifier: trip,
+                    values: [
+                        "name": .string("Ski Week"), "destination": .string("Oslo"), "startDate": .date(start),
+                        "endDate": .date(start + 7 * 86_400), "bucketList": .references([item]), "livingAccommodation": .null,
+                    ]),
+                DefaultSnapshot(
+                    persistentIdentifier: item,
+                    values: [
+                        "title": .string("Ski"), "details": .string("Holmenkollen"), "hasReservation": .bool(false),
+                        "isInPlan": .bool(true), "trip": .reference(trip),
+                    ]),
+            ])
+        case .delete:
+            return DataStoreSaveChangesRequest(deleted: [trips[2]])
+        case .upsert:
+            var values = trips[3].values
+            values["destination"] = .string("Upserted")
+            values["bucketList"] = .references([])
+            values["livingAccommodation"] = .null
+            return DataStoreSaveChangesRequest(inserted: [
+                DefaultSnapshot(persistentIdentifier: .temporary(entityName: "Trip"), values: values)
+            ])
+        }
+    }
+
+    enum Unexpected: Error { case shape }
+
+    @Test(arguments: formats, Edit.allCases)
+    func aSaveAfterFetchingTripsLeavesTheDocumentAsASaveOverTheWholeDocument(format: any DocumentFormat, edit: Edit) throws {
+        let document = try SampleTrips.documentWithHistory(trips: 12)
+        let path = try write(document, in: format)
+        let request = try Self.request(edit, in: document)
+        var whole = IndexedDocument(document)
+        let expected = try whole.applySaveChanges(request)
+
+        let store = try ArchiveStore(path: path, format: format, schema: SampleTrips.schema, savesToJournal: true)
+        _ = try store.fetchSnapshots(entityName: "Trip")
+        let result = try store.save(request)
+        #expect(result.remappedIdentifiers == expected.result.remappedIdentifiers)
+        #expect(store.savesInJournal == 1)
+        // The trips were read for the fetch; what else the save read depends on what it changes.
+        #expect(try store.readSnapshots(of: []).heldEntities == edit.entitiesRead)
+
+        let saved = try ArchiveStore(path: path, format: format).readDocument()
+        #expect(saved.orderedSnapshots == whole.document.orderedSnapshots)
+        #expect(saved.header.nextPrimaryKeys == whole.header.nextPrimaryKeys)
+        #expect(saved.history.transactions.map(\.transactionIdentifier) == whole.history.transactions.map(\.transactionIdentifier))
+        #expect(saved.history.transactions.last?.changes == whole.history.transactions.last?.changes)
+    }
+
+    @Test(arguments: formats)
+    func anEditOfTripsReadsTripsOnlyAndLeavesDamageElsewhereToTheReadThatNeedsIt(format: any DocumentFormat) throws {
+        let document = try SampleTrips.documentWithHistory(trips: 12)
+        let path = try write(document, in: format)
+        try ArchiveStorePartialReadTests.damageItems(at: path, format: format)
+        let damaged = try Data(contentsOf: URL(fileURLWithPath: path))
+
+        let store = try ArchiveStore(path: path, format: format, schema: SampleTrips.schema, savesToJournal: true)
+        var trip = try #require(try store.fetchSnapshots(entityName: "Trip").first)
+        trip["destination"] = .string("Elsewhere")
+        try store.save(DataStoreSaveChangesRequest(updated: [trip]))
+        #expect(try store.readSnapshots(of: []).heldEntities == ["Trip"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == damaged)
+        #expect(store.journal.exists)
+
+        // A save that changes a trip's bucket list needs the damaged items: refused, nothing written.
+        let journal = try Data(contentsOf: URL(fileURLWithPath: store.journal.path))
+        trip["bucketList"] = .references([])
+        #expect(throws: DocumentReadError.self) { try store.save(DataStoreSaveChangesRequest(updated: [trip])) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store.journal.path)) == journal)
+        // The whole read reports the damage; the saved edit waits in the journal.
+        #expect(throws: DocumentReadError.self) { try ArchiveStore(path: path, format: format).readDocument() }
+    }
+
+    @Test(arguments: formats)
+    func aSaveNumbersItsTransactionAfterTheHistoryItDidNotRead(format: any DocumentFormat) throws {
+        var document = try SampleTrips.documentWithHistory(trips: 12)
+        let newest = try #require(document.history.transactions.last?.transactionIdentifier)
+        // Every transaction deleted, through one after the newest the file lists.
+        document.history = DocumentHistory(deletedThrough: newest + 5)
+        let path = try write(document, in: format)
+
+        let store = try ArchiveStore(path: path, format: format, schema: SampleTrips.schema, savesToJournal: true)
+        for destination in ["First", "Second"] {
+            var trip = try #require(try store.fetchSnapshots(entityName: "Trip").first)
+            trip["destination"] = .string(destination)
+            try store.save(DataStoreSaveChangesRequest(editingState: EditingState(author: destination), updated: [trip]))
+        }
+        #expect(store.savesInJournal == 2)
+        let saved = try ArchiveStore(path: path, format: format).readDocument()
+        #expect(saved.history.transactions.suffix(2).map(\.transactionIdentifier) == [newest + 6, newest + 7])
+        #expect(saved.history.transactions.suffix(2).map(\.author) == ["First", "Second"])
+        #expect(saved.snapshots(of: "Trip").first?["destination"] == .string("Second"))
+    }
+
+    @Test(arguments: formats)
+    func uniquenessIsCheckedAgainstEveryTripTheFileHolds(format: any DocumentFormat) throws {
+        let document = try SampleTrips.documentWithHistory(trips: 12)
+        let path = try write(document, in: format)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let trips = document.snapshots(of: "Trip")
+        var trip = trips[0]
+        for name in ["name", "startDate", "endDate"] { trip[name] = trips[5][name] }
+
+        let store = try ArchiveStore(path: path, format: format, schema: SampleTrips.schema, savesToJournal: true)
+        #expect(throws: SaveChangesError.uniquenessViolated(
+            trip.persistentIdentifier, constraint: ["name", "startDate", "endDate"], existing: trips[5].persistentIdentifier)
+        ) { try store.save(DataStoreSaveChangesRequest(updated: [trip])) }
+        #expect(!store.journal.exists)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
+    @Test(arguments: formats)
+    func fetchesAfterJournaledSavesFoldTheJournalIntoTheEntitiesTheyRead(format: any DocumentFormat) throws {
+        let document = try SampleTrips.documentWithHistory(trips: 12)
+        let path = try write(document, in: format)
+        let store = try ArchiveStore(path: path, format: format, schema: SampleTrips.schema, savesToJournal: true)
+        _ = try store.fetchSnapshots(entityName: "Trip")
+        let request = try Self.request(.delete, in: document)
+        try store.save(request)
+        var whole = IndexedDocument(document)
+        try whole.applySaveChanges(request)
+
+        // Another store, opened on the journaled document, and this one read the same.
+        let other = try ArchiveStore(path: path, format: format, schema: SampleTrips.schema, savesToJournal: true)
+        for entity in ["BucketListItem", "LivingAccommodation", "Trip"] {
+            #expect(try store.fetchSnapshots(entityName: entity) == whole.snapshots(of: entity))
+            #expect(try other.fetchSnapshots(entityName: entity) == whole.snapshots(of: entity))
+        }
+        // The other store saves after this one, appending to the same journal; this one
+        // reads that save, and saves after it.
+        var trip = try #require(try other.fetchSnapshots(entityName: "Trip").last)
+        trip["destination"] = .string("Elsewhere")
+        try other.save(DataStoreSaveChangesRequest(updated: [trip]))
+        #expect(other.savesInJournal == 2)
+        trip = try #require(try store.fetchSnapshots(entityName: "Trip").last)
+        #expect(trip["destination"] == .string("Elsewhere"))
+        trip["destination"] = .string("Further")
+        try store.save(DataStoreSaveChangesRequest(updated: [trip]))
+        #expect(store.savesInJournal == 3)
+        let saved = try ArchiveStore(path: path, format: format).readDocument()
+        #expect(saved.snapshots(of: "Trip").last == trip)
+        #expect(saved.history.transactions.count == document.history.transactions.count + 3)
+    }
+}
