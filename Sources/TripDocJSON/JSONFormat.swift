@@ -10,6 +10,9 @@ public struct JSONFormat: DocumentFormat {
     public var name: String { "json" }
     public var fileExtensions: [String] { ["json"] }
     public var signatureDescription: String { "a JSON document (starting with '{')" }
+    /// One pass reads the document, its history inline: the history's position costs what
+    /// passing over it does.
+    public var readsHistoryPositionCheaply: Bool { true }
 
     /// A JSON document starts, after optional whitespace or a byte order mark, with `{`.
     public func recognizes(_ prefix: Data) -> Bool {

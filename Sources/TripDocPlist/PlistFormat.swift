@@ -10,6 +10,9 @@ public struct PlistFormat: DocumentFormat {
     public var name: String { "plist" }
     public var fileExtensions: [String] { ["plist"] }
     public var signatureDescription: String { "an XML property list (starting with '<?xml' or '<plist')" }
+    /// One pass reads the document, its history inline: the history's position costs what
+    /// passing over it does.
+    public var readsHistoryPositionCheaply: Bool { true }
 
     /// An XML plist starts, after optional whitespace or a byte order mark, with `<?xml`,
     /// `<!DOCTYPE plist` or `<plist`.

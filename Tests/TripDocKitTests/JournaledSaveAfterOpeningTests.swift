@@ -160,6 +160,16 @@ import TripDocTestSupport
     }
 
     @Test(arguments: formats)
+    func aDocumentWithoutHistoryGetsItsFirstTransaction(format: any DocumentFormat) throws {
+        let document = SampleTrips.document(trips: 5)
+        let path = try write(document, in: format)
+        let store = try ArchiveStore(path: path, format: format, schema: SampleTrips.schema, savesToJournal: true)
+        let request = try Self.request(.attribute, in: document)
+        try store.save(request)
+        #expect(try ArchiveStore(path: path, format: format).readDocument().history.transactions.map(\.transactionIdentifier) == [1])
+    }
+
+    @Test(arguments: formats)
     func uniquenessIsCheckedAgainstEveryTripTheFileHolds(format: any DocumentFormat) throws {
         let document = try SampleTrips.documentWithHistory(trips: 12)
         let path = try write(document, in: format)

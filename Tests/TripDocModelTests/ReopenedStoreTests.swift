@@ -82,12 +82,20 @@ import TripDocTestSupport
             try context.save()
             #expect(try Data(contentsOf: url) == damaged)
         }
-        // The next launch reads the journal with the whole document, and reports the damage;
-        // once the file is mended, the saved edit is there.
-        #expect(throws: DocumentReadError.self) { try container("json") }
+        // Folding the journal into the document on closing needed the whole document: the
+        // journal stays. The next launch reads the saved edit from it, and the damage where it
+        // is; once the file is mended, everything is read.
+        #expect(DocumentJournal(documentPath: url.path).exists)
+        do {
+            let context = ModelContext(try container("json"))
+            let trips = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+            #expect(trips.map(\.destination) == ["Elsewhere", "Place 1", "Place 2"])
+            #expect(throws: DocumentReadError.self) { try context.fetch(FetchDescriptor<BucketListItem>()) }
+        }
         try text.write(to: url, atomically: true, encoding: .utf8)
         let context = ModelContext(try container("json"))
         let trips = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
         #expect(trips.map(\.destination) == ["Elsewhere", "Place 1", "Place 2"])
+        #expect(try context.fetchCount(FetchDescriptor<BucketListItem>()) == 6)
     }
 }

@@ -27,9 +27,18 @@ public protocol DocumentFormat: Sendable {
     /// A writer that writes one document, piece by piece, to `sink`: the same bytes as
     /// ``writeDocument(_:)``.
     func makeStreamWriter(sink: @escaping DocumentByteSink) -> any DocumentStreamWriter
+    /// Whether reading where a document's history stands
+    /// (``DocumentDecodingSink/wantsHistoryPositionOnly``) costs the format's streaming read about
+    /// what passing over the history does (default `false`): so for a format read in one pass
+    /// whose history is inline (JSON, plist), not for a bundle, whose history entry would have
+    /// to be inflated. An ``ArchiveStore`` then reads the position with the entities a fetch
+    /// reads, so that its first journaled save does not read the file again.
+    var readsHistoryPositionCheaply: Bool { get }
 }
 
 extension DocumentFormat {
+    public var readsHistoryPositionCheaply: Bool { false }
+
     /// Reads a document under the ``DocumentLimits/standard`` limits; `file` names it in errors.
     ///
     /// - Throws: ``DocumentReadError``.

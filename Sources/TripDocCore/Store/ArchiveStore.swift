@@ -1,14 +1,16 @@
 import Foundation
 
-/// The store engine every document format shares: an *archive store* that reads the whole
-/// document (and folds its journal in) and, on each save, rewrites it atomically or appends the
-/// save to its journal (``savesToJournal``).
+/// The store engine every document format shares: an *archive store*, whose document is one
+/// file that each save rewrites atomically or appends to the document's journal
+/// (``savesToJournal``).
 ///
-/// Opening reads the header and schema only. A fetch reads the entities it asks for
-/// (``readSnapshots(of:)``), passing over the others and the history undecoded, as long as the
-/// whole document is not in memory and there is no journal to fold in; the first save (or
-/// history fetch) reads the whole document, and keeps it for the saves after it. Damage in an
-/// entity a fetch does not read is reported by the read that needs it.
+/// Opening reads the header and schema only (and the journal, when there is one). A fetch reads
+/// the entities it asks for (``readSnapshots(of:)``), passing over the others and the history
+/// undecoded, as long as the whole document is not in memory, and folds the journal's saves
+/// into them. A save appended to the journal reads the entities it needs and where the history
+/// stands; a save that writes the document, a history fetch and a compaction read the whole
+/// document, and keep it for the reads and saves after them. Damage in an entity a read does
+/// not need is reported by the read that needs it.
 ///
 /// A format contributes only its ``DocumentFormat``; applying saves, minting identifiers,
 /// upserts, delete rules and crash-safe writing are here, once.
@@ -95,9 +97,9 @@ public final class ArchiveStore {
         AtomicFileWriter.removeStaleTemporaryFiles(besides: path)
         defer { withExtendedLifetime(lock) {} }
         loadedStamp = StoreStamp()
-        if Self.isRegularFile(path), !journal.exists {
-            // Opening reads the header and schema only: fetches read the entities they need
-            // (readSnapshots(of:)), and the first save the whole document.
+        if Self.isRegularFile(path) {
+            // Opening reads the header and schema only: fetches and saves read the entities
+            // they need (readSnapshots(of:)).
             let (stamp, read) = try Self.readSnapshots(of: [], path: path, format: format, limits: limits)
             if let schema, schema != read.schema, !schema.isPart(of: read.schema) {
                 throw ArchiveStoreError.schemaMismatch(
@@ -108,8 +110,11 @@ public final class ArchiveStore {
             loadedStamp = stamp
             appendableJournalLength = 0
             partial = (stamp, read)
+            // A journal's saves are read now, so that one that does not fit is reported on
+            // opening; they are folded into the entities fetches read.
+            if journal.exists { _ = try readSnapshots(of: []) }
         } else if FileManager.default.fileExists(atPath: path) {
-            // A journal is folded into the whole document, read once: the first fetch uses it.
+            // A FIFO or device is read once, whole, its journal folded in.
             let (stamp, document) = try Self.decode(path: path, format: format, journal: journal, limits: limits)
             // A schema whose entities the document has, as they are, works on that document
             // (its other entities and their history are kept as they are on every save).
@@ -232,9 +237,12 @@ public final class ArchiveStore {
                 missing.formUnion(held)
                 document = nil
             }
+            // Where the history stands is read when a save or the journal needs it, and with
+            // the entities a fetch reads when that costs the format nothing more.
+            let positionKnown = document?.knowsHistoryPosition ?? false
             var (readStamp, read) = try Self.readSnapshots(
                 of: missing, path: path, format: format, limits: limits, into: document.take(), of: stamp,
-                readingHistoryPosition: readsPosition || hasJournal)
+                readingHistoryPosition: readsPosition || hasJournal || (format.readsHistoryPositionCheaply && !positionKnown))
             guard read.storeIdentifier == identifier else {
                 throw ArchiveStoreError.storeReplaced(path: path, expected: identifier, found: read.storeIdentifier)
             }
