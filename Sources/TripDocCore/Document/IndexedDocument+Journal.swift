@@ -45,10 +45,29 @@ extension IndexedDocument {
         return alreadyHeld
     }
 
-    /// The models a record changes, each checked as a save checks it.
-    private func checkedChanges(of record: JournalRecord, journalPath: String, line: Int) throws
-        -> [PersistentIdentifier: DefaultSnapshot?]
+    /// Folds a journal's records into the snapshots of `entities`, just read from the document
+    /// file into a document holding only some entities, which already holds the records'
+    /// changes to the others and their transactions: their changes to `entities`, checked as
+    /// ``fold(_:journalPath:)`` checks them, and nothing else.
+    ///
+    /// - Throws: ``JournalReadError`` naming the journal's line.
+    mutating func fold(_ journal: DocumentJournal.Contents, journalPath: String, into entities: Set<String>) throws {
+        precondition(heldEntities != nil && knowsHistoryPosition, "a document holding some entities and its history's position")
+        // The file's position: the transactions after it came from the journal.
+        let inFile = history.deletedThrough
+        for (index, record) in journal.records.enumerated() where record.transaction.transactionIdentifier > inFile {
+            let changed = try checkedChanges(of: record, journalPath: journalPath, line: index + 2, in: entities)
+            commit(changed.filter { entities.contains($0.key.entityName) }, header: header, transaction: nil)
+        }
+    }
+
+    /// The models a record changes, each checked as a save checks it; what it says of models of
+    /// entities the document does not hold, or of entities other than `entities` (the record is
+    /// in those already), is taken as it is.
+    private func checkedChanges(of record: JournalRecord, journalPath: String, line: Int, in entities: Set<String>? = nil)
+        throws -> [PersistentIdentifier: DefaultSnapshot?]
     {
+        func checks(_ entityName: String) -> Bool { holds(entityName) && entities?.contains(entityName) ?? true }
         func problem(_ text: String) -> JournalReadError { JournalReadError(path: journalPath, line: line, problem: text) }
         // The workspace only checks values here; it is gone before the caller changes the document.
         let workspace = SaveChangesWorkspace(base: self)
@@ -69,7 +88,7 @@ extension IndexedDocument {
             }
         }
         for identifier in record.deleted {
-            guard byIdentifier[identifier] != nil || !holds(identifier.entityName), changed[identifier] == nil else {
+            guard byIdentifier[identifier] != nil || !checks(identifier.entityName), changed[identifier] == nil else {
                 throw problem("\(identifier) is deleted, but the document holds no such model")
             }
             changed[identifier] = .some(nil)
@@ -77,7 +96,7 @@ extension IndexedDocument {
         for case let (identifier, snapshot?) in changed {
             for (property, value) in snapshot.values.sorted(by: { $0.key < $1.key }) {
                 for target in value.referencedIdentifiers {
-                    let held = changed[target].map { $0 != nil } ?? (byIdentifier[target] != nil || !holds(target.entityName))
+                    let held = changed[target].map { $0 != nil } ?? (byIdentifier[target] != nil || !checks(target.entityName))
                     if !held {
                         throw problem("\(identifier).\(property) refers to \(target), which the document does not hold after this save")
                     }

@@ -225,28 +225,29 @@ public final class ArchiveStore {
         // Taken out of the cache (and put back) so that what is added to it does not copy it.
         var document = partial?.stamp == stamp ? partial.take()?.document : nil
         partial = nil
-        var missing = entityNames.subtracting(document?.heldEntities ?? [])
+        let missing = entityNames.subtracting(document?.heldEntities ?? [])
         let readsPosition = forSaving && !(document?.knowsHistoryPosition ?? false)
         if document == nil || !missing.isEmpty || readsPosition {
             // A FIFO or device cannot be read again, and is read once, whole.
             guard stamp.document != nil, Self.isRegularFile(path) else { return try readIndexedDocument() }
             let hasJournal = stamp.journal != nil
-            if hasJournal, let held = document?.heldEntities {
-                // The journal's saves are folded into the entities held; the entities wanted
-                // are read with them, afresh, and the journal folded into all of them.
-                missing.formUnion(held)
-                document = nil
-            }
             // Where the history stands is read when a save or the journal needs it, and with
-            // the entities a fetch reads when that costs the format nothing more.
+            // the entities a fetch reads when that costs the format nothing more; a document
+            // that knows it keeps it (with the transactions of the saves since).
             let positionKnown = document?.knowsHistoryPosition ?? false
+            let addsToDocument = document != nil
             var (readStamp, read) = try Self.readSnapshots(
                 of: missing, path: path, format: format, limits: limits, into: document.take(), of: stamp,
-                readingHistoryPosition: readsPosition || hasJournal || (format.readsHistoryPositionCheaply && !positionKnown))
+                readingHistoryPosition: !positionKnown && (readsPosition || hasJournal || format.readsHistoryPositionCheaply))
             guard read.storeIdentifier == identifier else {
                 throw ArchiveStoreError.storeReplaced(path: path, expected: identifier, found: read.storeIdentifier)
             }
-            if hasJournal {
+            if hasJournal, addsToDocument, readStamp.document == stamp.document {
+                // The journal's saves are in the document (its entities and history): they are
+                // folded into the entities just read.
+                readStamp.journal = stamp.journal
+                try read.fold(try journal.read(storeIdentifier: identifier, limits: limits), journalPath: journal.path, into: missing)
+            } else if hasJournal {
                 readStamp.journal = FileStamp(path: journal.path)
                 let contents = try journal.read(storeIdentifier: identifier, limits: limits)
                 let alreadyHeld = try read.fold(contents, journalPath: journal.path)
