@@ -25,15 +25,27 @@ extension DocumentDecoder {
     /// them; the rest of each transaction is read for its syntax only. The result has no
     /// transactions: its ``DocumentHistory/deletedThrough`` is the newest identifier (or the
     /// object's `deletedThrough`, when larger), so that its
-    /// ``DocumentHistory/nextTransactionIdentifier`` is the history's.
+    /// ``DocumentHistory/nextTransactionIdentifier`` is the history's. Nothing is held per
+    /// transaction, so the history-length cap, which bounds the transactions a read holds,
+    /// does not apply.
     func decodeHistoryPosition<R: StructuredReader>(from reader: inout R) throws -> DocumentHistory {
         var deletedThrough: Int64 = 0
-        var identifiers: [Int64] = []
+        // The identifiers are checked as they come, the first once deletedThrough is known (it
+        // may come after them); the first identifier out of order is the one reported, as a
+        // whole read reports it.
+        var first: Int64?
+        var newest: Int64 = 0
+        var outOfOrder: (identifier: Int64, previous: Int64, index: Int)?
         try decodeObject(from: &reader, allowedKeys: ["deletedThrough", "transactions"]) { key, reader in
             if key == "deletedThrough" {
                 deletedThrough = try decodeDeletedThrough(from: &reader)
-            } else {
-                identifiers = try decodeArray(from: &reader, cappedBy: .historyLength) { reader in
+                return
+            }
+            try expect(.array, in: &reader)
+            try reader.beginArray()
+            var index = 0
+            while try reader.nextElement() {
+                let identifier = try within("[\(index)]") {
                     let start = reader.bookmark
                     var identifier: Int64?
                     var hasTimestamp = false
@@ -51,10 +63,15 @@ extension DocumentDecoder {
                     }
                     return identifier
                 }
+                if first != nil, outOfOrder == nil, identifier <= newest { outOfOrder = (identifier, newest, index) }
+                first = first ?? identifier
+                newest = identifier
+                index += 1
             }
         }
-        try checkOrder(of: identifiers, after: deletedThrough)
-        return DocumentHistory(deletedThrough: max(identifiers.last ?? 0, deletedThrough))
+        if let first { try checkOrder(of: [first], after: deletedThrough) }
+        if let outOfOrder { try checkOrder(of: [outOfOrder.identifier], after: outOfOrder.previous, startingAt: outOfOrder.index) }
+        return DocumentHistory(deletedThrough: max(newest, deletedThrough))
     }
 
     /// The members a transaction object may have.
@@ -80,13 +97,14 @@ extension DocumentDecoder {
         return value
     }
 
-    /// Throws unless the transaction `identifiers` increase and exceed `deletedThrough`.
-    private func checkOrder(of identifiers: [Int64], after deletedThrough: Int64) throws {
+    /// Throws unless the transaction `identifiers` (the history's from `startingAt` on)
+    /// increase and exceed `deletedThrough` (the identifier before them).
+    private func checkOrder(of identifiers: [Int64], after deletedThrough: Int64, startingAt first: Int = 0) throws {
         var previous = deletedThrough
-        for (index, identifier) in identifiers.enumerated() {
+        for (offset, identifier) in identifiers.enumerated() {
             guard identifier > previous else {
                 throw DocumentDecodingFailure(
-                    location: nil, keyPath: ["id", "[\(index)]", "transactions"],
+                    location: nil, keyPath: ["id", "[\(first + offset)]", "transactions"],
                     message: "transaction identifiers must increase and exceed deletedThrough; found "
                         + "\(identifier) after \(previous)")
             }
