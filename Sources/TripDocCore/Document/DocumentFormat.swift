@@ -31,8 +31,9 @@ public protocol DocumentFormat: Sendable {
     /// (``DocumentDecodingSink/wantsHistoryPositionOnly``) costs the format's streaming read about
     /// what passing over the history does (default `false`): so for a format read in one pass
     /// whose history is inline (JSON, plist), not for a bundle, whose history entry would have
-    /// to be inflated. An ``ArchiveStore`` then reads the position with the entities a fetch
-    /// reads, so that its first journaled save does not read the file again.
+    /// to be inflated. An ``ArchiveStore`` then reads the position as it opens the document
+    /// (passing over the history to reach the schema), so that its first journaled save does
+    /// not read the file again.
     var readsHistoryPositionCheaply: Bool { get }
 }
 

@@ -1,7 +1,8 @@
 import Foundation
 
 /// A document held for saving often: its snapshots by identifier, each entity's in document
-/// order, and each uniqueness constraint's index, all kept up to date by
+/// order, and each uniqueness constraint's index (built when a save first needs it), all kept
+/// up to date by
 /// ``applySaveChanges(_:timestamp:processIdentifier:bundleIdentifier:keepingInsertedIdentifiers:)``
 /// at the cost of what a save changes, not of the document's size.
 ///
@@ -19,8 +20,15 @@ public struct IndexedDocument: Sendable {
     private(set) var byIdentifier: [PersistentIdentifier: DefaultSnapshot]
     /// Each entity's identifiers in document order, by entity name.
     private var orders: [String: EntityOrder]
-    /// For each entity and uniqueness constraint, the model holding each combination of values.
-    private(set) var uniqueIndexes: [String: [[String]: [[SnapshotValue]: PersistentIdentifier]]]
+    /// For each entity and uniqueness constraint, the model holding each combination of values:
+    /// the indexes saves keep up to date (those a save asked for before, see
+    /// ``lazyUniqueIndexes``).
+    private var uniqueIndexes: [String: [[String]: UniqueIndex]]
+    /// The uniqueness indexes not yet in ``uniqueIndexes``, built when a save first asks for one
+    /// (``uniqueIndex(of:constraint:)``).
+    private var lazyUniqueIndexes = LazyIndexes<[String], UniqueIndex>()
+    /// The model holding each combination of a uniqueness constraint's values.
+    typealias UniqueIndex = [[SnapshotValue]: PersistentIdentifier]
     /// What was wrong with the document this was made from (an identifier listed twice); a save
     /// refuses to change such a document.
     let problems: [IntegrityProblem]
@@ -31,15 +39,14 @@ public struct IndexedDocument: Sendable {
     /// Whether attributes with an `#Index` get an index of their values.
     private let indexingAttributes: Bool
     /// The attribute indexes not yet in ``attributeIndexes``, built when a fetch first uses one.
-    private var lazyAttributeIndexes: LazyAttributeIndexes?
+    private var lazyAttributeIndexes: LazyIndexes<String, AttributeIndex>?
     /// The snapshots of each entity a document holding only some entities holds, in document
     /// order, as they were read (when the file listed them in order, once each).
     private var heldSnapshots: [String: [DefaultSnapshot]] = [:]
     /// The entities whose snapshots this holds, when it holds only some of the document's
     /// (``ArchiveStore/readSnapshots(of:)``): it then has no history, and cannot be written.
     /// It can take saves appended to a journal once it knows where the history stands
-    /// (``knowsHistoryPosition``) and keeps its uniqueness indexes
-    /// (``keepUniquenessIndexes()``), when it holds every entity the save reads
+    /// (``knowsHistoryPosition``), when it holds every entity the save reads
     /// (``entitiesMissing(toSave:)``). `nil` for a whole document.
     public private(set) var heldEntities: Set<String>?
     /// Whether the document knows where its history stands: always for a whole document; for
@@ -49,9 +56,6 @@ public struct IndexedDocument: Sendable {
     /// saves applied since follow.
     public var knowsHistoryPosition: Bool { heldEntities == nil || holdsHistoryPosition }
     private var holdsHistoryPosition = false
-    /// Whether a document holding only some entities builds and keeps their uniqueness
-    /// indexes (it is then saved to).
-    private var keepsUniquenessIndexes = false
     /// The held entities whose snapshots list an identifier twice: a save of such a document
     /// reads it whole, which names the problem.
     private(set) var entitiesListingAnIdentifierTwice: Set<String> = []
@@ -84,8 +88,7 @@ public struct IndexedDocument: Sendable {
         orders = identifiersByEntity.mapValues { EntityOrder($0) }
         uniqueIndexes = [:]
         problems = hasDuplicates ? IntegrityChecker().problems(in: document) : []
-        for entity in schema.entities { index(entity, identifiers: identifiersByEntity[entity.name] ?? []) }
-        if indexingAttributes { lazyAttributeIndexes = LazyAttributeIndexes() }
+        if indexingAttributes { lazyAttributeIndexes = LazyIndexes() }
     }
 
     /// A document that holds the snapshots of some entities only, without history: what a
@@ -100,7 +103,7 @@ public struct IndexedDocument: Sendable {
         uniqueIndexes = [:]
         problems = []
         heldEntities = []
-        if indexingAttributes { lazyAttributeIndexes = LazyAttributeIndexes() }
+        if indexingAttributes { lazyAttributeIndexes = LazyIndexes() }
     }
 
     /// A whole document read entity by entity (``IndexedDocumentCollector``): its snapshots
@@ -114,7 +117,7 @@ public struct IndexedDocument: Sendable {
         orders = [:]
         uniqueIndexes = [:]
         problems = []
-        if indexingAttributes { lazyAttributeIndexes = LazyAttributeIndexes() }
+        if indexingAttributes { lazyAttributeIndexes = LazyIndexes() }
     }
 
     /// Takes all the snapshots of `entity` (in any order) into a whole document being read
@@ -146,22 +149,12 @@ public struct IndexedDocument: Sendable {
         holdsHistoryPosition = true
     }
 
-    /// Builds the uniqueness indexes of the entities a document holding only some entities
-    /// holds, and of those it holds from now on, so that saves can be applied to it.
-    mutating func keepUniquenessIndexes() {
-        guard let heldEntities, !keepsUniquenessIndexes else { return }
-        keepsUniquenessIndexes = true
-        for name in heldEntities {
-            if let entity = schema.entity(named: name) { index(entity, identifiers: identifiers(of: name)) }
-        }
-    }
-
     /// Whether the document holds the snapshots of `entityName` (every entity, for a whole
     /// document).
     public func holds(_ entityName: String) -> Bool { heldEntities?.contains(entityName) ?? true }
 
     /// Whether saves can be applied to the document (see ``heldEntities``).
-    var takesSaves: Bool { heldEntities == nil || (holdsHistoryPosition && keepsUniquenessIndexes) }
+    var takesSaves: Bool { heldEntities == nil || holdsHistoryPosition }
 
     /// Adds the snapshots of `entity`, their order and indexes; returns their identifiers (an
     /// identifier listed twice once, its last snapshot kept).
@@ -173,7 +166,6 @@ public struct IndexedDocument: Sendable {
             identifiers.append(snapshot.persistentIdentifier)
         }
         if !identifiers.isEmpty { orders[entity.name] = EntityOrder(identifiers) }
-        index(entity, identifiers: identifiers)
         return identifiers
     }
 
@@ -187,18 +179,21 @@ public struct IndexedDocument: Sendable {
         }
     }
 
-    /// Builds `entity`'s uniqueness indexes over `identifiers`, its snapshots in
-    /// ``byIdentifier`` (a document holding only some entities has none until it is saved to:
-    /// ``keepUniquenessIndexes()``). Attribute indexes are built when a fetch first asks for one.
-    private mutating func index(_ entity: Schema.Entity, identifiers: [PersistentIdentifier]) {
-        guard heldEntities == nil || keepsUniquenessIndexes else { return }
-        for constraint in entity.effectiveUniquenessConstraints {
-            var index: [[SnapshotValue]: PersistentIdentifier] = [:]
+    /// The uniqueness index of `constraint` of `entityName` (which the document holds): the one
+    /// saves keep up to date, or one built over the entity's snapshots the first time a save
+    /// asks for it. An identifier holding a combination of values that another listed later
+    /// also holds is not in it.
+    func uniqueIndex(of entityName: String, constraint: [String]) -> UniqueIndex {
+        if let index = uniqueIndexes[entityName]?[constraint] { return index }
+        precondition(holds(entityName), "a save reads the uniqueness indexes of entities the document holds")
+        return lazyUniqueIndexes.index(of: entityName, constraint) {
+            let identifiers = identifiers(of: entityName)
+            var index: UniqueIndex = [:]
             index.reserveCapacity(identifiers.count)
             for identifier in identifiers {
                 if let key = Self.uniqueKey(of: byIdentifier[identifier]!, constraint: constraint) { index[key] = identifier }
             }
-            uniqueIndexes[entity.name, default: [:]][constraint] = index
+            return index
         }
     }
 
@@ -222,7 +217,7 @@ public struct IndexedDocument: Sendable {
         guard let lazyAttributeIndexes, heldEntities?.contains(entityName) ?? true,
             let entity = schema.entity(named: entityName), Self.indexedAttributes(of: entity).contains(attribute)
         else { return nil }
-        return lazyAttributeIndexes.index(of: entityName, attribute: attribute) {
+        return lazyAttributeIndexes.index(of: entityName, attribute) {
             attributeIndex(over: identifiers(of: entityName), of: attribute)
         }
     }
@@ -319,6 +314,12 @@ public struct IndexedDocument: Sendable {
         // a model taking over a key another model of the same save gave up keeps it.
         // (The constraints are copied out first: holding the entity's indexes while changing one
         // would make the change copy the whole index.)
+        // The indexes saves asked for are kept up to date from here on; this document's
+        // snapshots change, so later ones are built anew.
+        for (entityName, indexes) in lazyUniqueIndexes.taken() {
+            uniqueIndexes[entityName, default: [:]].merge(indexes) { kept, _ in kept }
+        }
+        lazyUniqueIndexes = LazyIndexes()
         let constraintsByEntity = uniqueIndexes.mapValues { Array($0.keys) }
         if let lazy = lazyAttributeIndexes {
             // The indexes fetches built are kept up to date from here on; this document's
@@ -326,7 +327,7 @@ public struct IndexedDocument: Sendable {
             for (entityName, indexes) in lazy.taken() {
                 attributeIndexes[entityName, default: [:]].merge(indexes) { kept, _ in kept }
             }
-            lazyAttributeIndexes = LazyAttributeIndexes()
+            lazyAttributeIndexes = LazyIndexes()
         }
         let indexedByEntity = attributeIndexes.mapValues { Array($0.keys) }
         if !indexedByEntity.isEmpty {

@@ -71,7 +71,8 @@ struct IndexedDocumentCollector: DocumentDecodingSink {
                 : IndexedDocument(partOf: header, schema: schema, indexingAttributes: indexingAttributes)
         }
         if wanted != nil, readsHistoryPosition, let history { document!.takeHistoryPosition(history) }
-        if wanted?.isEmpty ?? false, !readsHistoryPosition { throw HeaderRead() }
+        // With no entity wanted, the read ends here unless the history's position is still to come.
+        if wanted?.isEmpty ?? false, !readsHistoryPosition || document!.knowsHistoryPosition { throw HeaderRead() }
     }
 
     mutating func beginEntity(_ entity: Schema.Entity) throws { snapshots = [] }

@@ -98,9 +98,11 @@ public final class ArchiveStore {
         defer { withExtendedLifetime(lock) {} }
         loadedStamp = StoreStamp()
         if Self.isRegularFile(path) {
-            // Opening reads the header and schema only: fetches and saves read the entities
-            // they need (readSnapshots(of:)).
-            let (stamp, read) = try Self.readSnapshots(of: [], path: path, format: format, limits: limits)
+            // Opening reads the header and schema only (and where the history stands, when
+            // the format passes over the history to reach the schema): fetches and saves read
+            // the entities they need (readSnapshots(of:)).
+            let (stamp, read) = try Self.readSnapshots(
+                of: [], path: path, format: format, limits: limits, readingHistoryPosition: format.readsHistoryPositionCheaply)
             if let schema, schema != read.schema, !schema.isPart(of: read.schema) {
                 throw ArchiveStoreError.schemaMismatch(
                     path: path, documentVersion: read.schema.version, expectedVersion: schema.version)
@@ -214,8 +216,8 @@ public final class ArchiveStore {
         try readSnapshots(of: Set(entityNames), forSaving: false)
     }
 
-    /// ``readSnapshots(of:)``, and, `forSaving`, where the history stands and the uniqueness
-    /// indexes of the entities held, so that a save can be applied to the result.
+    /// ``readSnapshots(of:)``, and, `forSaving`, where the history stands, so that a save can
+    /// be applied to the result.
     private func readSnapshots(of entityNames: Set<String>, forSaving: Bool) throws -> IndexedDocument {
         let stamp = currentStamp()
         if let cached, cached.stamp == stamp {
@@ -262,7 +264,6 @@ public final class ArchiveStore {
         } else {
             loadedStamp = stamp
         }
-        if forSaving { document!.keepUniquenessIndexes() }
         partial = (loadedStamp, document!)
         return document!
     }

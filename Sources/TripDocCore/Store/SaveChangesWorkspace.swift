@@ -454,7 +454,7 @@ struct SaveChangesWorkspace {
         if let changed = uniqueOverlay[entity.name]?[constraint]?[key] {
             holder = changed
         } else {
-            holder = base.uniqueIndexes[entity.name]?[constraint]?[key]
+            holder = base.uniqueIndex(of: entity.name, constraint: constraint)[key]
         }
         guard let holder, !deleting.contains(holder) else { return nil }
         return holder
@@ -483,9 +483,15 @@ struct SaveChangesWorkspace {
     mutating func checkUniqueness(of snapshot: DefaultSnapshot, replacing previous: DefaultSnapshot, entity: Schema.Entity) throws {
         let identifier = snapshot.persistentIdentifier
         for constraint in entity.effectiveUniquenessConstraints {
-            if let oldKey = IndexedDocument.uniqueKey(of: previous, constraint: constraint),
-                holder(of: oldKey, entity: entity, constraint: constraint) == identifier
+            let oldKey = IndexedDocument.uniqueKey(of: previous, constraint: constraint)
+            // Values the model keeps are its own still (unless this save gave them to another,
+            // which the overlay says): the index need not be asked, nor built.
+            if let oldKey, oldKey == IndexedDocument.uniqueKey(of: snapshot, constraint: constraint),
+                uniqueOverlay[entity.name]?[constraint]?[oldKey] == nil
             {
+                continue
+            }
+            if let oldKey, holder(of: oldKey, entity: entity, constraint: constraint) == identifier {
                 setHolder(nil, of: oldKey, entity: entity, constraint: constraint)
             }
             guard let key = IndexedDocument.uniqueKey(of: snapshot, constraint: constraint) else { continue }
