@@ -55,6 +55,20 @@ import TripDocTestSupport
         #expect(skimmed?.description == whole?.description)
     }
 
+    @Test(arguments: [JSONFormat(), BundleFormat()] as [any DocumentFormat], [(0, 0), (1, -1)] as [(Int64, Int64)])
+    func anIdentifierOutOfRangeIsTheErrorAWholeReadReports(format: any DocumentFormat, identifiers: (Int64, Int64)) throws {
+        var document = SampleTrips.document(trips: 2)
+        let (transaction, deletedThrough) = identifiers
+        document.history = DocumentHistory(
+            transactions: [HistoryTransactionRecord(transactionIdentifier: transaction, timestamp: Date(timeIntervalSince1970: 0), changes: [])],
+            deletedThrough: deletedThrough)
+        let data = try format.writeDocument(document)
+        let whole = #expect(throws: DocumentReadError.self) { try format.readDocument(from: data, file: "trips") }
+        let skimmed = #expect(throws: DocumentReadError.self) { try position(of: data, in: format) }
+        #expect(skimmed?.description == whole?.description)
+        #expect(whole?.description.contains(transaction == 0 ? "transaction identifier" : "deletedThrough") == true)
+    }
+
     @Test(arguments: formats)
     func openingReadsThePositionWhereItCostsNothingMore(format: any DocumentFormat) throws {
         let scratch = try ScratchFolder("history-position")

@@ -80,20 +80,20 @@ extension DocumentDecoder {
     ]
 
     private func decodeDeletedThrough<R: StructuredReader>(from reader: inout R) throws -> Int64 {
-        let start = reader.bookmark
-        let value = try reader.readInt64()
-        guard value >= 0, value < Int64.max else {
-            throw failure(at: start, in: reader, "deletedThrough must be from 0 to 2^63-2")
-        }
-        return value
+        try readInt64(from: &reader, in: 0...(Int64.max - 1), "deletedThrough must be from 0 to 2^63-2")
     }
 
     private func decodeTransactionIdentifier<R: StructuredReader>(from reader: inout R) throws -> Int64 {
+        try readInt64(from: &reader, in: 1...(Int64.max - 1), "a transaction identifier must be from 1 to 2^63-2")
+    }
+
+    /// Reads an integer within `range`, or throws `problem` at it.
+    private func readInt64<R: StructuredReader>(from reader: inout R, in range: ClosedRange<Int64>, _ problem: String)
+        throws -> Int64
+    {
         let start = reader.bookmark
         let value = try reader.readInt64()
-        guard value >= 1, value < Int64.max else {
-            throw failure(at: start, in: reader, "a transaction identifier must be from 1 to 2^63-2")
-        }
+        guard range.contains(value) else { throw failure(at: start, in: reader, problem) }
         return value
     }
 
