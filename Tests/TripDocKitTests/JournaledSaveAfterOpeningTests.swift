@@ -170,6 +170,40 @@ import TripDocTestSupport
     }
 
     @Test(arguments: formats)
+    func anotherStoresFoldIsNoConflictButItsSaveIs(format: any DocumentFormat) throws {
+        let document = try SampleTrips.documentWithHistory(trips: 12)
+        let path = try write(document, in: format)
+        let app = try ArchiveStore(path: path, format: format, schema: SampleTrips.schema, savesToJournal: true)
+        let widget = try ArchiveStore(path: path, format: format, schema: SampleTrips.schema, savesToJournal: true)
+        var trips = try app.fetchSnapshots(entityName: "Trip")
+        trips[0]["destination"] = .string("Elsewhere")
+        try app.save(DataStoreSaveChangesRequest(updated: [trips[0]]))
+
+        // The widget reads the app's save, saves one of its own and folds the journal (as it
+        // does when it is released): the app, which has not read that save, is refused.
+        var seen = try widget.fetchSnapshots(entityName: "Trip")
+        #expect(seen[0] == trips[0])
+        seen[1]["destination"] = .string("Widget")
+        try widget.save(DataStoreSaveChangesRequest(updated: [seen[1]]))
+        try widget.compact()
+        trips[2]["destination"] = .string("Later")
+        #expect(throws: ArchiveStoreError.conflict(path: path)) {
+            try app.save(DataStoreSaveChangesRequest(updated: [trips[2]]))
+        }
+
+        // Once the app has read it, a fold alone is no conflict.
+        trips = try app.fetchSnapshots(entityName: "Trip")
+        #expect(trips[1]["destination"] == .string("Widget"))
+        try app.save(DataStoreSaveChangesRequest(updated: [trips[2]]))
+        _ = try widget.fetchSnapshots(entityName: "Trip")
+        try widget.compact()
+        trips[3]["destination"] = .string("After the fold")
+        try app.save(DataStoreSaveChangesRequest(updated: [trips[3]]))
+        let saved = try ArchiveStore(path: path, format: format).readDocument().snapshots(of: "Trip")
+        #expect(saved.prefix(4).map { $0["destination"] } == trips.prefix(4).map { $0["destination"] })
+    }
+
+    @Test(arguments: formats)
     func uniquenessIsCheckedAgainstEveryTripTheFileHolds(format: any DocumentFormat) throws {
         let document = try SampleTrips.documentWithHistory(trips: 12)
         let path = try write(document, in: format)

@@ -251,10 +251,7 @@ public final class ArchiveStore {
                 try read.fold(try journal.read(storeIdentifier: identifier, limits: limits), journalPath: journal.path, into: missing)
             } else if hasJournal {
                 readStamp.journal = FileStamp(path: journal.path)
-                let contents = try journal.read(storeIdentifier: identifier, limits: limits)
-                let alreadyHeld = try read.fold(contents, journalPath: journal.path)
-                appendableJournalLength = contents.isOfAnotherStore || alreadyHeld > 0 ? nil : contents.completeLength
-                savesInJournal = contents.records.count - alreadyHeld
+                (appendableJournalLength, savesInJournal) = try foldJournal(into: &read)
             } else {
                 appendableJournalLength = 0
                 savesInJournal = 0
@@ -438,17 +435,43 @@ public final class ArchiveStore {
         // Written again without a save in between (another store folded the journal into the
         // document, or wrote it whole on close): the same document, no conflict. Known by
         // what only a save changes: the history's position, the header and the model count.
-        guard let known = cached?.document else { throw ArchiveStoreError.conflict(path: path) }
-        let (stamp, read) = try Self.decode(path: path, format: format, journal: journal, limits: limits)
-        guard read.document.storeIdentifier == identifier,
-            read.document.history.nextTransactionIdentifier == known.history.nextTransactionIdentifier,
-            read.document.history.deletedThrough == known.history.deletedThrough,
-            read.document.header == known.header, read.document.count == known.count
-        else { throw ArchiveStoreError.conflict(path: path) }
-        loadedStamp = stamp
-        appendableJournalLength = read.appendableJournalLength
-        savesInJournal = read.savesInJournal
-        cached = (stamp, read.document)
+        if let known = cached?.document {
+            let (stamp, read) = try Self.decode(path: path, format: format, journal: journal, limits: limits)
+            guard read.document.storeIdentifier == identifier,
+                read.document.history.nextTransactionIdentifier == known.history.nextTransactionIdentifier,
+                read.document.history.deletedThrough == known.history.deletedThrough,
+                read.document.header == known.header, read.document.count == known.count
+            else { throw ArchiveStoreError.conflict(path: path) }
+            loadedStamp = stamp
+            appendableJournalLength = read.appendableJournalLength
+            savesInJournal = read.savesInJournal
+            cached = (stamp, read.document)
+        } else if let known = partial?.document, known.knowsHistoryPosition, Self.isRegularFile(path) {
+            // The same, for the entities held: read again, with where the history stands.
+            let held = known.heldEntities ?? []
+            var (stamp, read) = try Self.readSnapshots(
+                of: held, path: path, format: format, limits: limits, readingHistoryPosition: true)
+            stamp.journal = FileStamp(path: journal.path)
+            let journalState = try foldJournal(into: &read)
+            guard read.storeIdentifier == identifier,
+                read.history.nextTransactionIdentifier == known.history.nextTransactionIdentifier,
+                read.header == known.header, held.allSatisfy({ read.count(of: $0) == known.count(of: $0) })
+            else { throw ArchiveStoreError.conflict(path: path) }
+            loadedStamp = stamp
+            (appendableJournalLength, savesInJournal) = journalState
+            partial = (stamp, read)
+        } else {
+            throw ArchiveStoreError.conflict(path: path)
+        }
+    }
+
+    /// Folds the journal, if any, into `document`, a document holding some entities just read
+    /// with where its history stands; returns what of the journal can be appended to (see
+    /// ``appendableJournalLength``) and how many saves it held that the document file did not.
+    private func foldJournal(into document: inout IndexedDocument) throws -> (appendable: Int?, saves: Int) {
+        let contents = try journal.read(storeIdentifier: identifier, limits: limits)
+        let alreadyHeld = try document.fold(contents, journalPath: journal.path)
+        return (contents.isOfAnotherStore || alreadyHeld > 0 ? nil : contents.completeLength, contents.records.count - alreadyHeld)
     }
 
     /// Writes `document` whole, removes the journal (which it now holds), and remembers the
