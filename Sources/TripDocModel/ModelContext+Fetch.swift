@@ -144,9 +144,9 @@ extension ModelContext {
         return selected
     }
 
-    /// The models a descriptor selects (SwiftData's batched spelling; tripdoc's archive stores
-    /// read whole documents, so the result is not batched).
-    public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, batchSize: Int) throws -> [T] {
+    /// The models a descriptor selects (SwiftData's batched spelling): every model is made at
+    /// once, as ``fetch(_:)`` makes them (``FetchResultsCollection`` is an array).
+    public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, batchSize: Int) throws -> FetchResultsCollection<T> {
         try fetch(descriptor)
     }
 
@@ -180,3 +180,8 @@ extension ModelContext {
         pending.contains { $0.entityName == entityName }
     }
 }
+
+/// What a batched fetch returns (SwiftData's `FetchResultsCollection`, a random-access
+/// collection of models made a batch at a time): in tripdoc, an array of models all made at
+/// once, so that code naming the type, indexing it or iterating it compiles and runs unchanged.
+public typealias FetchResultsCollection<Element: PersistentModel> = [Element]

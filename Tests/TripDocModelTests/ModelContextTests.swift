@@ -125,6 +125,11 @@ extension ModelContextTests {
         var seen: [String] = []
         try context.enumerate(byName) { seen.append($0.name) }
         #expect(seen == ["Café Paris", "Lima", "Oslo", "Tokyo"])
+        // SwiftData's batched spelling, the type named as apps name it.
+        let batched: FetchResultsCollection<Trip> = try context.fetch(byName, batchSize: 2)
+        #expect(batched.count == 4)
+        #expect(batched[2].name == "Oslo")
+        #expect(batched.map(\.name) == seen)
     }
 
     @Test(arguments: allStores)
