@@ -134,7 +134,6 @@ final class XMLChunkParser: @unchecked Sendable {
     /// A parser at the start of `input`. Elements named by `knownNames` (without a prefix) are
     /// given the names' places in it (``Event/name``), so that a reader can tell them apart by number.
     init(_ input: XMLInput, knownNames: [String] = []) throws {
-        _ = Self.installEntityLoader
         self.input = input
         names = knownNames
         namePointers = Array(repeating: nil, count: knownNames.count)
@@ -168,13 +167,21 @@ final class XMLChunkParser: @unchecked Sendable {
         handler.fatalError = nil
         // The callbacks get the parser context (libxml2's own SAX2 handlers, kept for the rest,
         // need it); the context's `_private` leads to this parser.
-        guard let context = xmlCreatePushParserCtxt(&handler, nil, nil, 0, nil)
+        guard let context = Self.makeContext(&handler)
         else { throw StructuredReadError(location: SourceLocation(line: 1, column: 1), message: "libxml2 could not start reading") }
         self.context = context
         context.pointee._private = Unmanaged.passUnretained(self).toOpaque()
+    }
+
+    /// A push-parser context calling `handler`, configured for untrusted input (see the type's
+    /// description): every parse of a property list, and ``XMLParseFloor``'s, starts here.
+    static func makeContext(_ handler: inout xmlSAXHandler) -> xmlParserCtxtPtr? {
+        _ = installEntityLoader
+        guard let context = xmlCreatePushParserCtxt(&handler, nil, nil, 0, nil) else { return nil }
         // The input is UTF-8 (PlistFormat refuses other encodings before parsing), which libxml2
         // reads without a converter.
         xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue))
+        return context
     }
 
     deinit {
