@@ -27,6 +27,12 @@ final class XMLEventReader {
     /// one thread, so Swift's dynamic exclusivity checks are left out.
     @exclusivity(unchecked) private var batch = XMLChunkParser.Batch()
     @exclusivity(unchecked) private var cursor = -1
+    /// The batch's nodes and text, held here while the batch is read: read from the reader's
+    /// own properties, they are not retained and released at every access as the batch's
+    /// are. Let go of before the batch is handed back, so that the parser refills the buffers
+    /// instead of copying them.
+    @exclusivity(unchecked) private var events: [XMLChunkParser.Event] = []
+    @exclusivity(unchecked) private var text: [UInt8] = []
     /// A copy of the current node (`nil` past the end): reading a field of it does not touch the
     /// batch, an object each access would otherwise retain and release.
     @exclusivity(unchecked) private var current: XMLChunkParser.Event?
@@ -49,9 +55,9 @@ final class XMLEventReader {
     ///   before the error have been read.
     func read() throws -> Bool {
         cursor += 1
-        while cursor >= batch.events.count {
+        while cursor >= events.count {
             if batch.isLast {
-                cursor = batch.events.count
+                cursor = events.count
                 current = nil
                 if let error = batch.error {
                     throw StructuredReadError(
@@ -61,10 +67,14 @@ final class XMLEventReader {
                 }
                 return false
             }
+            events = []
+            text = []
             batch = parser.nextBatch(handingBack: batch)
+            events = batch.events
+            text = batch.text
             cursor = 0
         }
-        current = batch.events[cursor]
+        current = events[cursor]
         return true
     }
 
@@ -87,7 +97,7 @@ final class XMLEventReader {
     /// The text of a text, whitespace or CDATA node.
     var value: String {
         guard let event = current else { return "" }
-        return batch.text.withUnsafeBufferPointer {
+        return text.withUnsafeBufferPointer {
             String(decoding: UnsafeBufferPointer(rebasing: $0[Int(event.textStart)..<Int(event.textEnd)]), as: UTF8.self)
         }
     }
@@ -95,14 +105,62 @@ final class XMLEventReader {
     /// Whether the current node's text is `expected`, byte for byte, without making a string of it.
     func valueIs(_ expected: String) -> Bool {
         guard let event = current else { return false }
-        let count = Int(event.textEnd - event.textStart)
+        return text(at: TextPlace(start: Int(event.textStart), end: Int(event.textEnd)), is: expected)
+    }
+
+    /// Whether the text at `place` is `expected`, byte for byte, without making a string of it.
+    func text(at place: TextPlace, is expected: String) -> Bool {
+        let count = place.count
         return expected.withUTF8Bytes { wanted in
             guard wanted.count == count else { return false }
             guard count > 0, let wantedBase = wanted.baseAddress else { return true }
-            return batch.text.withUnsafeBufferPointer {
-                ByteWords.areEqual($0.baseAddress! + Int(event.textStart), wantedBase, count: count)
+            return text.withUnsafeBufferPointer {
+                ByteWords.areEqual($0.baseAddress! + place.start, wantedBase, count: count)
             }
         }
+    }
+
+    /// The text of the current element, when the element is `<name>text</name>` — one text,
+    /// whitespace or CDATA node, then the element's end tag — and both are already parsed: the
+    /// text's place in the batch, for ``string(at:)`` and ``withBytes(at:_:)``. `nil` otherwise
+    /// (the element is empty, its text is in pieces or holds something else, or its end is in
+    /// a batch yet to come), when the caller reads the nodes one by one.
+    func simpleText() -> TextPlace? {
+        guard let current, current.type == .element, !current.isEmpty else { return nil }
+        return events.withUnsafeBufferPointer { events in
+            guard cursor + 2 < events.count else { return nil }
+            let text = events[cursor + 1]
+            let end = events[cursor + 2]
+            guard text.type == .text || text.type == .whitespace || text.type == .cdata, end.type == .endElement,
+                end.name == current.name, end.depth == current.depth
+            else { return nil }
+            return TextPlace(start: Int(text.textStart), end: Int(text.textEnd))
+        }
+    }
+
+    /// Where a node's text is in the batch being read (valid until the reader moves past it).
+    struct TextPlace {
+        fileprivate var start: Int
+        fileprivate var end: Int
+        /// How many bytes the text has.
+        var count: Int { end - start }
+    }
+
+    /// The text at `place`, as a string.
+    func string(at place: TextPlace) -> String {
+        text.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[place.start..<place.end]), as: UTF8.self) }
+    }
+
+    /// Calls `body` with the bytes of the text at `place`, in the batch.
+    func withBytes<Result>(at place: TextPlace, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        try text.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[place.start..<place.end])) }
+    }
+
+    /// Moves to the end tag of the current element after ``simpleText()`` found its text: the
+    /// two nodes are in this batch.
+    func moveToSimpleTextEnd() {
+        cursor += 2
+        current = events[cursor]
     }
 
     /// Whether the element is written `<name/>`.
