@@ -160,7 +160,6 @@ struct PlistReader: StructuredReader {
     private mutating func readSimpleText<Result>(
         of element: Element, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
     ) throws -> Result? {
-        let xml = self.xml  // one reference held for the calls below, not one per call
         guard let text = xml.simpleText() else { return nil }
         guard text.count <= limits.maximumStringLength else {
             throw limits.exceeded(.stringLength, at: xml.location(of: xml.place), subject: "the text of <\(element.name)>")

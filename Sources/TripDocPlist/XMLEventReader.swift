@@ -27,12 +27,6 @@ final class XMLEventReader {
     /// one thread, so Swift's dynamic exclusivity checks are left out.
     @exclusivity(unchecked) private var batch = XMLChunkParser.Batch()
     @exclusivity(unchecked) private var cursor = -1
-    /// The batch's nodes and text, held here while the batch is read: read from the reader's
-    /// own properties, they are not retained and released at every access as the batch's
-    /// are. Let go of before the batch is handed back, so that the parser refills the buffers
-    /// instead of copying them.
-    @exclusivity(unchecked) private var events: [XMLChunkParser.Event] = []
-    @exclusivity(unchecked) private var text: [UInt8] = []
     /// A copy of the current node (`nil` past the end): reading a field of it does not touch the
     /// batch, an object each access would otherwise retain and release.
     @exclusivity(unchecked) private var current: XMLChunkParser.Event?
@@ -55,9 +49,9 @@ final class XMLEventReader {
     ///   before the error have been read.
     func read() throws -> Bool {
         cursor += 1
-        while cursor >= events.count {
+        while cursor >= batch.events.count {
             if batch.isLast {
-                cursor = events.count
+                cursor = batch.events.count
                 current = nil
                 if let error = batch.error {
                     throw StructuredReadError(
@@ -67,14 +61,10 @@ final class XMLEventReader {
                 }
                 return false
             }
-            events = []
-            text = []
             batch = parser.nextBatch(handingBack: batch)
-            events = batch.events
-            text = batch.text
             cursor = 0
         }
-        current = events[cursor]
+        current = batch.events[cursor]
         return true
     }
 
@@ -97,7 +87,7 @@ final class XMLEventReader {
     /// The text of a text, whitespace or CDATA node.
     var value: String {
         guard let event = current else { return "" }
-        return text.withUnsafeBufferPointer {
+        return batch.text.withUnsafeBufferPointer {
             String(decoding: UnsafeBufferPointer(rebasing: $0[Int(event.textStart)..<Int(event.textEnd)]), as: UTF8.self)
         }
     }
@@ -114,7 +104,7 @@ final class XMLEventReader {
         return expected.withUTF8Bytes { wanted in
             guard wanted.count == count else { return false }
             guard count > 0, let wantedBase = wanted.baseAddress else { return true }
-            return text.withUnsafeBufferPointer {
+            return batch.text.withUnsafeBufferPointer {
                 ByteWords.areEqual($0.baseAddress! + place.start, wantedBase, count: count)
             }
         }
@@ -127,7 +117,7 @@ final class XMLEventReader {
     /// a batch yet to come), when the caller reads the nodes one by one.
     func simpleText() -> TextPlace? {
         guard let current, current.type == .element, !current.isEmpty else { return nil }
-        return events.withUnsafeBufferPointer { events in
+        return batch.events.withUnsafeBufferPointer { events in
             guard cursor + 2 < events.count else { return nil }
             let text = events[cursor + 1]
             let end = events[cursor + 2]
@@ -148,19 +138,19 @@ final class XMLEventReader {
 
     /// The text at `place`, as a string.
     func string(at place: TextPlace) -> String {
-        text.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[place.start..<place.end]), as: UTF8.self) }
+        batch.text.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[place.start..<place.end]), as: UTF8.self) }
     }
 
     /// Calls `body` with the bytes of the text at `place`, in the batch.
     func withBytes<Result>(at place: TextPlace, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
-        try text.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[place.start..<place.end])) }
+        try batch.text.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[place.start..<place.end])) }
     }
 
     /// Moves to the end tag of the current element after ``simpleText()`` found its text: the
     /// two nodes are in this batch.
     func moveToSimpleTextEnd() {
         cursor += 2
-        current = events[cursor]
+        current = batch.events[cursor]
     }
 
     /// Whether the element is written `<name/>`.
