@@ -161,7 +161,7 @@ final class XMLEventReader {
 
     /// How many bytes of the input the parser had been given when it reported the node, less a
     /// chunk: the bytes before are parsed.
-    var bytesConsumed: Int { current.map { max(0, $0.fed - XMLChunkParser.chunkSize) } ?? 0 }
+    var bytesConsumed: Int { current == nil ? 0 : max(0, batch.fed - XMLChunkParser.chunkSize) }
 
     /// Where a node is: kept as the parser reported it, and worked out in full only for a
     /// message (``location(of:)``).
@@ -174,7 +174,7 @@ final class XMLEventReader {
     /// Where the current node is (the end of the input past the last node).
     var place: Place {
         guard let current else { return Place(offset: input.count, isInTag: false) }
-        return Place(offset: current.offset, isInTag: current.type == .element || current.type == .endElement)
+        return Place(offset: Int(current.offset), isInTag: current.type == .element || current.type == .endElement)
     }
 
     /// The line and column where the node at `place` starts (an element at its `<`).
