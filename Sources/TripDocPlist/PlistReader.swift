@@ -33,7 +33,9 @@ struct PlistReader: StructuredReader {
     /// The nesting-depth and string-length caps (``XMLEventReader`` stops at 256 levels and 10 MB
     /// of text in one element on its own, as libxml2 does).
     private let limits: DocumentLimits
-    private var xml: XMLEventReader
+    /// Never replaced (going back restarts it): a reader's calls on it then need not hold a
+    /// reference of their own, as they must on a property the call could replace.
+    private let xml: XMLEventReader
     /// How many nodes have been read; the current node is the next one to consume.
     private var nodeIndex = 0
     /// Whether the reader is past the last node.
@@ -63,7 +65,7 @@ struct PlistReader: StructuredReader {
     mutating func resume(at bookmark: Bookmark) {
         if bookmark.nodeIndex != nodeIndex {
             // Re-reading what was read once before cannot fail.
-            xml = try! XMLEventReader(input, knownNames: Element.names)
+            try! xml.restart()
             nodeIndex = 0
             atEnd = false
             while nodeIndex < bookmark.nodeIndex { try! advance() }

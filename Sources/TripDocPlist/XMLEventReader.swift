@@ -21,7 +21,8 @@ final class XMLEventReader {
         case none, element, endElement, text, whitespace, cdata, entityReference
     }
 
-    private let parser: XMLChunkParser
+    @exclusivity(unchecked) private var parser: XMLChunkParser
+    private let knownNames: [String]
     private let input: XMLInput
     /// The batch being read and the current node in it (`cursor`): this reader's alone, used on
     /// one thread, so Swift's dynamic exclusivity checks are left out.
@@ -35,11 +36,23 @@ final class XMLEventReader {
     /// ``nameIndex``, their names' places in it.
     init(_ input: XMLInput, knownNames: [String] = []) throws {
         self.input = input
+        self.knownNames = knownNames
         parser = try XMLChunkParser(input, knownNames: knownNames)
         if input.count > XMLChunkParser.chunkSize { parser.startAhead() }
     }
 
     deinit { parser.stop() }
+
+    /// Goes back to the start of the document, with a new parser: the next ``read()`` reports
+    /// the first node again.
+    func restart() throws {
+        parser.stop()
+        parser = try XMLChunkParser(input, knownNames: knownNames)
+        batch = XMLChunkParser.Batch()
+        cursor = -1
+        current = nil
+        if input.count > XMLChunkParser.chunkSize { parser.startAhead() }
+    }
 
     // MARK: Reading
 
