@@ -88,7 +88,7 @@ let package = Package(
         // Documents with every attribute type at its edges, shared by the suites.
         .target(name: "TripDocTestSupport", dependencies: ["TripDocCore"], path: "Tests/TripDocTestSupport"),
         // Read and write speed per format, for the closing notes and the performance work.
-        .executableTarget(name: "tripdoc-benchmark", dependencies: ["TripDocKit", "CJemalloc"]),
+        .executableTarget(name: "tripdoc-benchmark", dependencies: ["TripDocKit", "TripDocPlist", "CJemalloc"]),
         // The SampleTrips sample's data layer on the command line (samples/SampleTrips).
         .executableTarget(name: "SampleTrips", dependencies: ["TripDoc"], path: "samples/SampleTrips"),
         // Increments a counter through the store API; several at once test the save lock.

@@ -108,13 +108,21 @@ struct BundleStreamWriter: DocumentStreamWriter {
     }
 
     private mutating func add(_ write: (inout EntityStreamEncoder, inout JSONWriter) throws -> Void) throws {
-        guard var entity = current else {
+        guard current != nil else {
             throw DocumentStreamOrderError(message: "a snapshot comes outside its entity's snapshots")
         }
-        current = nil  // so the writer's buffer is not shared while it grows
-        defer { current = entity }
+        // Written in place: a copy of the entity's state taken out and put back for every
+        // snapshot retained and released each of its references (a twentieth of converting a
+        // property list to a bundle), and would share the writer's buffer while it grows.
+        try Self.add(to: &current!, write)
+    }
+
+    private static func add(
+        to entity: inout (encoder: EntityStreamEncoder, writer: JSONWriter, spool: HashedSpool),
+        _ write: (inout EntityStreamEncoder, inout JSONWriter) throws -> Void
+    ) throws {
         try write(&entity.encoder, &entity.writer)
-        if entity.writer.bufferedByteCount >= Self.pieceSize { try entity.writer.drain(into: entity.spool.append) }
+        if entity.writer.bufferedByteCount >= pieceSize { try entity.writer.drain(into: entity.spool.append) }
     }
 
     mutating func endEntity() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import TripDocCore
 
 /// Finds, ahead of libxml2, the first XML attribute a property list never has: every attribute
 /// but one `version` on `<plist>` (docs/FORMATS.md 7.6). libxml2 compares each attribute of a
@@ -7,7 +8,7 @@ import Foundation
 /// stops before the tag.
 ///
 /// The bytes are scanned as XML reads them, once, from where the last scan stopped: text is
-/// skipped to the next `<` (with `memchr`), comments, CDATA sections, processing instructions
+/// skipped to the next `<` (eight bytes at a time), comments, CDATA sections, processing instructions
 /// (the XML declaration among them) and the document type declaration are skipped whole, end
 /// tags to their `>`, and a start tag is read name by name, quoted values skipped, up to its
 /// `>`. A construct that runs past the bytes being checked is read to its end in the rest of
@@ -64,6 +65,11 @@ struct XMLAttributeCheck {
             var cursor = index
             while cursor < count {
                 let current = bytes[cursor]
+                // Letters and most name characters are above every byte that ends a name.
+                if current > UInt8(ascii: ">") {
+                    cursor += 1
+                    continue
+                }
                 if isSpace(current) || current == UInt8(ascii: "/") || current == UInt8(ascii: ">")
                     || current == UInt8(ascii: "=") || current == UInt8(ascii: "\"") || current == UInt8(ascii: "'")
                     || current == UInt8(ascii: "<")
@@ -77,18 +83,39 @@ struct XMLAttributeCheck {
         func text(_ range: Range<Int>) -> String { String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
 
         while position < end {
-            guard let found = memchr(base + position, Int32(UInt8(ascii: "<")), end - position) else {
+            // The next `<`, eight bytes at a time (tags are a few bytes apart: a call to `memchr`
+            // for each cost more than the search), then byte by byte near the end.
+            var open = ByteWords.skipUnmarked(from: position, to: end, in: base) {
+                ByteWords.bytes(of: $0, equalTo: UInt8(ascii: "<"))
+            }.position
+            while open < end, bytes[open] != UInt8(ascii: "<") { open += 1 }
+            guard open < end else {
                 position = end
                 break
             }
-            let open = UnsafeRawPointer(found) - base
-            if starts("<!--", at: open) {
+            let second = byte(open + 1)
+            if second != UInt8(ascii: "!"), second != UInt8(ascii: "?"), second != UInt8(ascii: "/") {
+                // The usual start tag, `<name>` or `<name/>`, passed over here, before the
+                // comparisons with the other constructs' openings: what the start-tag scan below
+                // does with it, in a loop of its own.
+                let elementEnd = nameEnd(from: open + 1)
+                let after = byte(elementEnd)
+                if after == UInt8(ascii: ">") {
+                    position = elementEnd + 1
+                    continue
+                }
+                if after == UInt8(ascii: "/"), byte(elementEnd + 1) == UInt8(ascii: ">") {
+                    position = elementEnd + 2
+                    continue
+                }
+            }
+            if second == UInt8(ascii: "!"), starts("<!--", at: open) {
                 position = endOf("-->", from: open + 4)
-            } else if starts("<![CDATA[", at: open) {
+            } else if second == UInt8(ascii: "!"), starts("<![CDATA[", at: open) {
                 position = endOf("]]>", from: open + 9)
-            } else if starts("<?", at: open) {
+            } else if second == UInt8(ascii: "?") {
                 position = endOf("?>", from: open + 2)
-            } else if starts("<!", at: open) || starts("</", at: open) {
+            } else if second == UInt8(ascii: "!") || second == UInt8(ascii: "/") {
                 // The document type declaration (its internal subset was refused before parsing)
                 // or an end tag: to the `>` outside quoted literals.
                 var cursor = open + 2

@@ -31,13 +31,12 @@ final class XMLChunkParser: @unchecked Sendable {
         /// Where the node is in the input: where a text or entity reference node starts; for an
         /// element or end tag, a place inside the tag, at or past its `<` (see
         /// ``XMLInput/tagStart(atOrBefore:)``), so that no tag is looked back over unless a
-        /// message needs its start.
-        var offset: Int
+        /// message needs its start. (32 bits, as the other places: the input is at most 2 GiB,
+        /// and a node of 24 bytes instead of 40 is less memory to write and read again.)
+        var offset: Int32
         /// The node's text, as a range of the batch's text.
         var textStart: Int32 = 0
         var textEnd: Int32 = 0
-        /// How far the parser had been fed when it reported the node.
-        var fed: Int
     }
 
     /// The first error libxml2 (or this parser) reported, with its place.
@@ -61,6 +60,9 @@ final class XMLChunkParser: @unchecked Sendable {
         @exclusivity(unchecked) fileprivate(set) var text: [UInt8] = []
         /// The names the events' `name`s stand for.
         @exclusivity(unchecked) fileprivate(set) var names: [String] = []
+        /// How far the parser had been fed when it reported the events (the same for all of a
+        /// chunk's).
+        @exclusivity(unchecked) fileprivate(set) var fed = 0
         /// The error parsing stopped at, after the events: this is the last batch.
         @exclusivity(unchecked) fileprivate(set) var error: ParseError?
         /// Whether no batch follows.
@@ -134,7 +136,6 @@ final class XMLChunkParser: @unchecked Sendable {
     /// A parser at the start of `input`. Elements named by `knownNames` (without a prefix) are
     /// given the names' places in it (``Event/name``), so that a reader can tell them apart by number.
     init(_ input: XMLInput, knownNames: [String] = []) throws {
-        _ = Self.installEntityLoader
         self.input = input
         names = knownNames
         namePointers = Array(repeating: nil, count: knownNames.count)
@@ -168,13 +169,21 @@ final class XMLChunkParser: @unchecked Sendable {
         handler.fatalError = nil
         // The callbacks get the parser context (libxml2's own SAX2 handlers, kept for the rest,
         // need it); the context's `_private` leads to this parser.
-        guard let context = xmlCreatePushParserCtxt(&handler, nil, nil, 0, nil)
+        guard let context = Self.makeContext(&handler)
         else { throw StructuredReadError(location: SourceLocation(line: 1, column: 1), message: "libxml2 could not start reading") }
         self.context = context
         context.pointee._private = Unmanaged.passUnretained(self).toOpaque()
+    }
+
+    /// A push-parser context calling `handler`, configured for untrusted input (see the type's
+    /// description): every parse of a property list, and ``XMLParseFloor``'s, starts here.
+    static func makeContext(_ handler: inout xmlSAXHandler) -> xmlParserCtxtPtr? {
+        _ = installEntityLoader
+        guard let context = xmlCreatePushParserCtxt(&handler, nil, nil, 0, nil) else { return nil }
         // The input is UTF-8 (PlistFormat refuses other encodings before parsing), which libxml2
         // reads without a converter.
         xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue))
+        return context
     }
 
     deinit {
@@ -257,6 +266,7 @@ final class XMLChunkParser: @unchecked Sendable {
     private func parseNextChunk(into batch: Batch) {
         guard !finished else {
             batch.events.removeAll(keepingCapacity: true)
+            batch.fed = fed
             batch.error = parseError
             batch.isLast = true
             return
@@ -296,6 +306,7 @@ final class XMLChunkParser: @unchecked Sendable {
             pendingTextStart = 0
         }
         batch.names = names
+        batch.fed = fed
         batch.error = parseError
         batch.isLast = finished
     }
@@ -358,7 +369,7 @@ final class XMLChunkParser: @unchecked Sendable {
     }
 
     private func append(_ type: XMLEventReader.NodeType, name: Int32 = -1, depth: Int32, isEmpty: Bool = false, offset: Int) {
-        events.append(Event(type: type, isEmpty: isEmpty, name: name, depth: depth, offset: offset, fed: fed))
+        events.append(Event(type: type, isEmpty: isEmpty, name: name, depth: depth, offset: Int32(truncatingIfNeeded: offset)))
     }
 
     /// Ends the text being collected, as one node.
@@ -368,7 +379,7 @@ final class XMLChunkParser: @unchecked Sendable {
         events.append(
             Event(
                 type: pendingIsCDATA ? .cdata : pendingIsWhitespace ? .whitespace : .text, depth: openElements,
-                offset: pendingTextOffset, textStart: Int32(start), textEnd: Int32(text.count), fed: fed))
+                offset: Int32(truncatingIfNeeded: pendingTextOffset), textStart: Int32(start), textEnd: Int32(text.count)))
     }
 
     private func startElement(_ localName: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?) {

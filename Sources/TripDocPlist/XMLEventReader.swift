@@ -21,7 +21,8 @@ final class XMLEventReader {
         case none, element, endElement, text, whitespace, cdata, entityReference
     }
 
-    private let parser: XMLChunkParser
+    @exclusivity(unchecked) private var parser: XMLChunkParser
+    private let knownNames: [String]
     private let input: XMLInput
     /// The batch being read and the current node in it (`cursor`): this reader's alone, used on
     /// one thread, so Swift's dynamic exclusivity checks are left out.
@@ -35,11 +36,23 @@ final class XMLEventReader {
     /// ``nameIndex``, their names' places in it.
     init(_ input: XMLInput, knownNames: [String] = []) throws {
         self.input = input
+        self.knownNames = knownNames
         parser = try XMLChunkParser(input, knownNames: knownNames)
         if input.count > XMLChunkParser.chunkSize { parser.startAhead() }
     }
 
     deinit { parser.stop() }
+
+    /// Goes back to the start of the document, with a new parser: the next ``read()`` reports
+    /// the first node again.
+    func restart() throws {
+        parser.stop()
+        parser = try XMLChunkParser(input, knownNames: knownNames)
+        batch = XMLChunkParser.Batch()
+        cursor = -1
+        current = nil
+        if input.count > XMLChunkParser.chunkSize { parser.startAhead() }
+    }
 
     // MARK: Reading
 
@@ -95,14 +108,62 @@ final class XMLEventReader {
     /// Whether the current node's text is `expected`, byte for byte, without making a string of it.
     func valueIs(_ expected: String) -> Bool {
         guard let event = current else { return false }
-        let count = Int(event.textEnd - event.textStart)
+        return text(at: TextPlace(start: Int(event.textStart), end: Int(event.textEnd)), is: expected)
+    }
+
+    /// Whether the text at `place` is `expected`, byte for byte, without making a string of it.
+    func text(at place: TextPlace, is expected: String) -> Bool {
+        let count = place.count
         return expected.withUTF8Bytes { wanted in
             guard wanted.count == count else { return false }
             guard count > 0, let wantedBase = wanted.baseAddress else { return true }
             return batch.text.withUnsafeBufferPointer {
-                ByteWords.areEqual($0.baseAddress! + Int(event.textStart), wantedBase, count: count)
+                ByteWords.areEqual($0.baseAddress! + place.start, wantedBase, count: count)
             }
         }
+    }
+
+    /// The text of the current element, when the element is `<name>text</name>` — one text,
+    /// whitespace or CDATA node, then the element's end tag — and both are already parsed: the
+    /// text's place in the batch, for ``string(at:)`` and ``withBytes(at:_:)``. `nil` otherwise
+    /// (the element is empty, its text is in pieces or holds something else, or its end is in
+    /// a batch yet to come), when the caller reads the nodes one by one.
+    func simpleText() -> TextPlace? {
+        guard let current, current.type == .element, !current.isEmpty else { return nil }
+        return batch.events.withUnsafeBufferPointer { events in
+            guard cursor + 2 < events.count else { return nil }
+            let text = events[cursor + 1]
+            let end = events[cursor + 2]
+            guard text.type == .text || text.type == .whitespace || text.type == .cdata, end.type == .endElement,
+                end.name == current.name, end.depth == current.depth
+            else { return nil }
+            return TextPlace(start: Int(text.textStart), end: Int(text.textEnd))
+        }
+    }
+
+    /// Where a node's text is in the batch being read (valid until the reader moves past it).
+    struct TextPlace {
+        fileprivate var start: Int
+        fileprivate var end: Int
+        /// How many bytes the text has.
+        var count: Int { end - start }
+    }
+
+    /// The text at `place`, as a string.
+    func string(at place: TextPlace) -> String {
+        batch.text.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[place.start..<place.end]), as: UTF8.self) }
+    }
+
+    /// Calls `body` with the bytes of the text at `place`, in the batch.
+    func withBytes<Result>(at place: TextPlace, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        try batch.text.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[place.start..<place.end])) }
+    }
+
+    /// Moves to the end tag of the current element after ``simpleText()`` found its text: the
+    /// two nodes are in this batch.
+    func moveToSimpleTextEnd() {
+        cursor += 2
+        current = batch.events[cursor]
     }
 
     /// Whether the element is written `<name/>`.
@@ -113,7 +174,7 @@ final class XMLEventReader {
 
     /// How many bytes of the input the parser had been given when it reported the node, less a
     /// chunk: the bytes before are parsed.
-    var bytesConsumed: Int { current.map { max(0, $0.fed - XMLChunkParser.chunkSize) } ?? 0 }
+    var bytesConsumed: Int { current == nil ? 0 : max(0, batch.fed - XMLChunkParser.chunkSize) }
 
     /// Where a node is: kept as the parser reported it, and worked out in full only for a
     /// message (``location(of:)``).
@@ -126,7 +187,7 @@ final class XMLEventReader {
     /// Where the current node is (the end of the input past the last node).
     var place: Place {
         guard let current else { return Place(offset: input.count, isInTag: false) }
-        return Place(offset: current.offset, isInTag: current.type == .element || current.type == .endElement)
+        return Place(offset: Int(current.offset), isInTag: current.type == .element || current.type == .endElement)
     }
 
     /// The line and column where the node at `place` starts (an element at its `<`).

@@ -2,6 +2,9 @@
 //   tripdoc-benchmark FILE [--repeat N]
 //   tripdoc-benchmark --history N    history cost: N saves through the engine (each renaming one
 //                                    trip of a 100-trip sample), bytes per transaction and read time
+//   tripdoc-benchmark xml-parse FILE libxml2's parse of a property list alone (no callback doing
+//                                    anything, as tripdoc feeds it): its CPU seconds, for the floor
+//                                    scripts/compare-peers prints
 //   tripdoc-benchmark suite [--trips 1430,14300,143000] [--repeat N]
 //                                    read, write, one-pass convert and streamed sample per
 //                                    format, diff and one engine save, at several sizes (about
@@ -14,6 +17,7 @@ import CJemalloc
 import Foundation
 import TripDoc
 import TripDocKit
+@_spi(Benchmark) import TripDocPlist
 
 let arguments = CommandLine.arguments.dropFirst()
 
@@ -33,6 +37,19 @@ if arguments.first == "suite" {
         FileHandle.standardError.write(Data("tripdoc-benchmark: \(error)\n".utf8))
         exit(2)
     }
+    exit(0)
+}
+if arguments.first == "xml-parse" {
+    guard let path = arguments.dropFirst().first, let data = try? DocumentFileReader.contents(of: path) else {
+        FileHandle.standardError.write(Data("usage: tripdoc-benchmark xml-parse FILE (a readable file)\n".utf8))
+        exit(2)
+    }
+    let measurement = XMLParseFloor.measure(parsing: data)
+    guard measurement.isWellFormed else {
+        FileHandle.standardError.write(Data("tripdoc-benchmark: \(path) is not well-formed XML\n".utf8))
+        exit(2)
+    }
+    print(String(format: "%.3f", measurement.cpuSeconds))
     exit(0)
 }
 if arguments.first == "--history", let count = arguments.dropFirst().first.flatMap({ Int($0) }) {
@@ -65,7 +82,7 @@ if arguments.first == "--history", let count = arguments.dropFirst().first.flatM
     exit(0)
 }
 guard let path = arguments.first else {
-    FileHandle.standardError.write(Data("usage: tripdoc-benchmark FILE [--repeat N] | suite [--trips N,N,…] [--repeat N] | --history N\n".utf8))
+    FileHandle.standardError.write(Data("usage: tripdoc-benchmark FILE [--repeat N] | suite [--trips N,N,…] [--repeat N] | --history N | xml-parse FILE\n".utf8))
     exit(2)
 }
 let repeats = arguments.firstIndex(of: "--repeat").flatMap { Int(arguments[$0 + 1]) } ?? 3

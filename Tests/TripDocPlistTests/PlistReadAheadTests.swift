@@ -61,6 +61,24 @@ import TripDocTestSupport
         #expect(parsing == 0)
     }
 
+    /// A document whose schema comes after its snapshots is read by going back to the
+    /// snapshots once the schema is known: the reader starts parsing again from the start,
+    /// ahead on a new thread, and reads the same document.
+    @Test func goingBackToEarlierSectionsParsesAgainFromTheStart() throws {
+        let document = Self.largeDocument()
+        let text = String(decoding: try plist.writeDocument(document), as: UTF8.self)
+        let schema = try #require(text.range(of: "\t<key>schema</key>"))
+        let snapshots = try #require(text.range(of: "\t<key>snapshots</key>"))
+        let end = try #require(text.range(of: "</dict>\n</plist>", options: .backwards))
+        #expect(schema.lowerBound < snapshots.lowerBound)
+        let reordered =
+            text[..<schema.lowerBound] + text[snapshots.lowerBound..<end.lowerBound]
+            + text[schema.lowerBound..<snapshots.lowerBound] + text[end.lowerBound...]
+        let bytes = Data(reordered.utf8)
+        #expect(bytes.count > 12 * (1 << 18))
+        #expect(try plist.readDocument(from: bytes, file: "reordered.plist") == document)
+    }
+
     /// The parsing threads running in this process.
     static func parsingThreads() -> Int { XMLChunkParser.parsingThreads.load(ordering: .relaxed) }
 }
