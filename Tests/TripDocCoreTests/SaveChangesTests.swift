@@ -259,3 +259,39 @@ extension SaveChangesTests {
         }
     }
 }
+
+extension SaveChangesTests {
+    @Test func anInsertReferringToOtherInsertsAndToAMissingModelIsRefused() throws {
+        var document = emptyDocument()
+        let trip = temp("Trip", "t")
+        let item = temp("Item", "i")
+        let neverInserted = temp("Item", "lost")
+        #expect(throws: SaveChangesError.danglingReference(trip, property: "items", target: neverInserted)) {
+            try document.applySaveChanges(
+                DataStoreSaveChangesRequest(inserted: [
+                    snapshot(trip, ["name": .string("Tokyo"), "days": .int(5), "items": .references([item, neverInserted])]),
+                    snapshot(item, ["title": .string("Sushi"), "trip": .reference(trip)]),
+                ]))
+        }
+        #expect(document.snapshots.isEmpty)
+    }
+
+    @Test func insertsReferringToSavedModelsAndToEachOtherAreSaved() throws {
+        var (document, _) = try documentWithTokyoTrip()
+        let stay = temp("Stay", "s")
+        let item = temp("Item", "i")
+        let oslo = temp("Trip", "o")
+        let result = try document.applySaveChanges(
+            DataStoreSaveChangesRequest(inserted: [
+                snapshot(stay, ["place": .string("Ryokan"), "trip": .reference(id("Trip", "1"))]),
+                snapshot(item, ["title": .string("Fjord"), "trip": .reference(oslo)]),
+                snapshot(oslo, ["name": .string("Oslo"), "days": .int(2), "items": .references([item])]),
+            ]))
+        let tokyo = try #require(document.snapshots.first { $0.persistentIdentifier == id("Trip", "1") })
+        #expect(tokyo["stay"] == .reference(result.remappedIdentifiers[stay]!))
+        let savedOslo = try #require(result.remappedIdentifiers[oslo])
+        let savedItem = try #require(result.remappedIdentifiers[item])
+        #expect(document.snapshots.first { $0.persistentIdentifier == savedItem }?["trip"] == .reference(savedOslo))
+        #expect(IntegrityChecker().problems(in: document).isEmpty)
+    }
+}
