@@ -47,6 +47,8 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
     var committed: DefaultSnapshot?
     /// Whether the model has been deleted from its context.
     var isDeleted = false
+    /// Whether the model is inserted, changed or deleted in its context and not yet saved.
+    var isPending = false
     /// Why the last snapshot loaded could not give a property its value, if it could not.
     var loadProblem: ModelContextError? {
         get { loadProblemBox?.problem }
@@ -120,7 +122,7 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
     /// The saved value of a property read on demand and not set or read since the state was
     /// loaded, or `nil`.
     func storedValue(of property: ModelDescription.Property) -> SnapshotValue? {
-        guard let index = description.indexByName[property.name] else { return nil }
+        guard let index = description.index(of: property) else { return nil }
         return storedValue(ofPropertyAt: index)
     }
 
@@ -183,7 +185,7 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
         if property.isRelationship, let context, let model {
             let old = destinations(of: property)
             values[propertyAt: index] = newValue
-            let new = ModelContext.models(in: newValue)
+            let new = ModelContext.models(in: newValue, of: property)
             // By identity, in time linear in the list (appending to a long list, one item at a
             // time, must not cost the square of its length each time).
             let oldObjects = Set(old.map(ObjectIdentifier.init))
@@ -194,7 +196,7 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
         } else {
             values[propertyAt: index] = newValue
         }
-        context?.modelDidChange(persistentModelID)
+        context?.modelDidChange(self)
     }
 
     // MARK: For the context
@@ -212,15 +214,22 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
     }
 
     /// Sets a relationship without touching its inverse (the context keeping inverses in step).
-    func setRelationshipValue(_ value: Any, for keyPath: AnyKeyPath) {
-        values[keyPath] = value
+    func setRelationshipValue(_ value: Any, for property: ModelDescription.Property) {
+        if let index = description.index(of: property) {
+            values[propertyAt: index] = value
+        } else {
+            values[property.keyPath] = value
+        }
     }
 
     /// A relationship's current destinations (resolving them if needed).
     func destinations(of property: ModelDescription.Property) -> [any PersistentModel] {
-        if let value = values[property.keyPath] { return ModelContext.models(in: value) }
-        if let stored = storedValue(of: property), let context {
-            return ModelContext.models(in: context.resolve(stored, property: property))
+        guard let index = description.index(of: property) else {
+            return values[property.keyPath].map { ModelContext.models(in: $0, of: property) } ?? []
+        }
+        if let value = values[propertyAt: index] { return ModelContext.models(in: value, of: property) }
+        if let stored = storedValue(ofPropertyAt: index), let context {
+            return ModelContext.models(in: context.resolve(stored, property: property), of: property)
         }
         return []
     }
@@ -254,7 +263,7 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
                 if let stored = storedValue(ofPropertyAt: index) {
                     snapshotValues[property.name] = stored
                 } else {
-                    let models = ModelContext.models(in: values[propertyAt: index])
+                    let models = ModelContext.models(in: values[propertyAt: index], of: property)
                     snapshotValues[property.name] =
                         isToMany ? .references(models.map(\.persistentModelID))
                         : (models.first.map { .reference($0.persistentModelID) } ?? .null)
@@ -277,6 +286,7 @@ protocol ModelBacking: AnyObject {
     var context: ModelContext? { get set }
     var committed: DefaultSnapshot? { get set }
     var isDeleted: Bool { get set }
+    var isPending: Bool { get set }
     var description: ModelDescription { get }
     func attach(to context: ModelContext)
     func detach()
@@ -284,7 +294,7 @@ protocol ModelBacking: AnyObject {
     var loadProblem: ModelContextError? { get }
     func snapshot() throws -> DefaultSnapshot
     func destinations(of property: ModelDescription.Property) -> [any PersistentModel]
-    func setRelationshipValue(_ value: Any, for keyPath: AnyKeyPath)
+    func setRelationshipValue(_ value: Any, for property: ModelDescription.Property)
 }
 
 extension DefaultBackingData {
@@ -300,6 +310,10 @@ extension DefaultBackingData {
 extension PersistentModel {
     /// The model's backing data, as the context handles it.
     var backing: any ModelBacking {
+        // The class tripdoc gives every model, tried first: a cast to a class is a comparison,
+        // a cast to a protocol a lookup of the conformance (which every relationship change and
+        // every model a save refreshes asked for).
+        if let backing = persistentBackingData as? DefaultBackingData<Self> { return backing }
         guard let backing = persistentBackingData as? any ModelBacking else {
             preconditionFailure("\(Self.self) has backing data tripdoc did not make; a ModelContext needs DefaultBackingData")
         }
