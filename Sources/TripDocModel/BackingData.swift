@@ -49,9 +49,14 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
     var isDeleted = false
     /// Whether the model is inserted, changed or deleted in its context and not yet saved.
     var isPending = false
+    /// Whether ``committed`` is still to be loaded into ``values`` (see ``loadOnFirstUse(_:)``).
+    private var isLoadDeferred = false
     /// Why the last snapshot loaded could not give a property its value, if it could not.
     var loadProblem: ModelContextError? {
-        get { loadProblemBox?.problem }
+        get {
+            loadIfDeferred()
+            return loadProblemBox?.problem
+        }
         set { loadProblemBox = newValue.map(LoadProblem.init) }
     }
     /// ``loadProblem``, kept out of line: rare, and larger than the rest of the backing data.
@@ -88,6 +93,7 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
     /// written by another program) takes the property's initial value, if it has one; the
     /// first such problem is kept in ``loadProblem`` (a fetch throws it).
     func load(_ snapshot: DefaultSnapshot) {
+        isLoadDeferred = false
         values.removeAll()
         if loadProblemBox != nil { loadProblem = nil }
         let properties = description.properties
@@ -119,6 +125,23 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
         committed = snapshot
     }
 
+    /// Takes `snapshot` as the model's state, saved and current, and leaves reading its values
+    /// to the model's first use (any read, change or snapshot of it): what a save does for the
+    /// models it changed, which a program that saved many models rarely uses all of again. The
+    /// values the model held are let go at once.
+    func loadOnFirstUse(_ snapshot: DefaultSnapshot) {
+        values = ModelValues(description)
+        if loadProblemBox != nil { loadProblemBox = nil }
+        committed = snapshot
+        isLoadDeferred = true
+    }
+
+    /// Loads ``committed`` if ``loadOnFirstUse(_:)`` left it to now.
+    @inline(__always)
+    private func loadIfDeferred() {
+        if isLoadDeferred, let committed { load(committed) }
+    }
+
     /// The saved value of a property read on demand and not set or read since the state was
     /// loaded, or `nil`.
     func storedValue(of property: ModelDescription.Property) -> SnapshotValue? {
@@ -128,10 +151,12 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
 
     /// ``storedValue(of:)`` for the property at `index` of the description.
     func storedValue(ofPropertyAt index: Int) -> SnapshotValue? {
-        values.storedValue(at: index)
+        loadIfDeferred()
+        return values.storedValue(at: index)
     }
 
     public func getValue<Value>(forKey key: KeyPath<Model, Value>) -> Value {
+        loadIfDeferred()
         // A `let` lives in the object (see StoredLetProperties).
         if description.hasStoredLets, storedLets.contains(key), let model { return model[keyPath: key] }
         // The key path is looked up once: hashing one is most of what a read costs.
@@ -177,12 +202,16 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
     }
 
     public func setValue<Value>(forKey key: KeyPath<Model, Value>, to newValue: Value) {
+        loadIfDeferred()
         guard let index = description.indexByKeyPath[key] else {
             values[other: key] = newValue
             return
         }
         let property = description.properties[index]
-        if property.isRelationship, let context, let model {
+        // The context is read once: each read of a weak reference retains and releases its
+        // object through the object's side table, the runtime's slow path.
+        let context = self.context
+        if property.isRelationship, let context, let model = context.registry[persistentModelID] as? Model {
             let old = destinations(of: property)
             values[propertyAt: index] = newValue
             let new = ModelContext.models(in: newValue, of: property)
@@ -210,11 +239,13 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
 
     /// Gives a model made over this backing data its `let`s' values (see StoredLetProperties).
     func restoreStoredLets(in model: Model) {
+        loadIfDeferred()
         if description.hasStoredLets { storedLets.restore(in: model, from: values) }
     }
 
     /// Sets a relationship without touching its inverse (the context keeping inverses in step).
     func setRelationshipValue(_ value: Any, for property: ModelDescription.Property) {
+        loadIfDeferred()
         if let index = description.index(of: property) {
             values[propertyAt: index] = value
         } else {
@@ -224,6 +255,7 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
 
     /// A relationship's current destinations (resolving them if needed).
     func destinations(of property: ModelDescription.Property) -> [any PersistentModel] {
+        loadIfDeferred()
         guard let index = description.index(of: property) else {
             return values[property.keyPath].map { ModelContext.models(in: $0, of: property) } ?? []
         }
@@ -239,6 +271,7 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
     /// - Throws: ``ModelContextError/unencodableValue(_:property:reason:)`` when a `Codable`
     ///   value's `encode(to:)` throws.
     func snapshot() throws -> DefaultSnapshot {
+        loadIfDeferred()
         var snapshotValues = [String: SnapshotValue](minimumCapacity: description.properties.count)
         for index in description.properties.indices {
             let property = description.properties[index]
@@ -291,6 +324,7 @@ protocol ModelBacking: AnyObject {
     func attach(to context: ModelContext)
     func detach()
     func load(_ snapshot: DefaultSnapshot)
+    func loadOnFirstUse(_ snapshot: DefaultSnapshot)
     var loadProblem: ModelContextError? { get }
     func snapshot() throws -> DefaultSnapshot
     func destinations(of property: ModelDescription.Property) -> [any PersistentModel]

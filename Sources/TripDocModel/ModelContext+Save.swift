@@ -77,7 +77,8 @@ extension ModelContext {
             // Models still pending (a store that refused) keep their unsaved state.
             guard let backing = registry[id]?.backing, !backing.isPending else { continue }
             if let snapshot {
-                backing.load(snapshot)
+                // Read when the model is next used: a bulk insert's models mostly are not.
+                backing.loadOnFirstUse(snapshot)
             } else {
                 registry[id] = nil
                 backing.isDeleted = true

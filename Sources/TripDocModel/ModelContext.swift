@@ -126,10 +126,11 @@ public final class ModelContext {
     func modelDidChange(_ backing: any ModelBacking) {
         defer { scheduleAutosave() }
         // Pending first: a model changed again, or set up right after its insert, costs no
-        // look-up.
-        guard !backing.isPending, backing.context === self else { return }
+        // look-up. (The registered model's backing data is compared rather than the backing
+        // data's context, a weak reference, whose reads are slow.)
+        guard !backing.isPending else { return }
         let id = backing.persistentModelID
-        guard registry[id] != nil else { return }
+        guard let registered = registry[id], registered.backing === backing else { return }
         changedIdentifiers.append(id)
         backing.isPending = true
     }

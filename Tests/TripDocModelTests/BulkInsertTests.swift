@@ -132,4 +132,24 @@ import TripDocTestSupport
         }
         #expect(try reader.fetchCount(FetchDescriptor<BucketListItem>()) == 80 * 3 + 25 * 3, "replaced items stay, unlinked")
     }
+
+    @Test(arguments: stores)
+    func aChangeAfterTheBulkSaveRollsBackToTheSavedState(kind: String) throws {
+        let context = ModelContext(try container(kind))
+        let trips = (0..<20).map { insertTrip($0, into: context) }
+        try context.save()
+
+        let trip = trips[3]
+        let item = trip.bucketList[0]
+        trip.destination = "Changed"
+        item.title = "Changed too"
+        trip.bucketList.removeLast()
+        #expect(context.changedModelsArray.count == 3, "the trip, its item and the item it let go")
+        context.rollback()
+        #expect(!context.hasChanges)
+        #expect(trip.destination == "Somewhere")
+        #expect(item.title == "Item 3.0")
+        #expect(trip.bucketList.map(\.title) == ["Item 3.0", "Item 3.1", "Item 3.2"])
+        #expect(trips[4].name == "Trip 4", "a model not changed reads its saved values")
+    }
 }
