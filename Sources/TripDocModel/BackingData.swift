@@ -216,12 +216,20 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
             values[propertyAt: index] = newValue
             let new = ModelContext.models(in: newValue, of: property)
             // By identity, in time linear in the list (appending to a long list, one item at a
-            // time, must not cost the square of its length each time).
-            let oldObjects = Set(old.map(ObjectIdentifier.init))
-            let newObjects = Set(new.map(ObjectIdentifier.init))
-            context.relationshipDidChange(
-                of: model, property: property, removed: old.filter { !newObjects.contains(ObjectIdentifier($0)) },
-                added: new.filter { !oldObjects.contains(ObjectIdentifier($0)) })
+            // time, must not cost the square of its length each time); short lists are compared
+            // directly, which costs less than making two sets.
+            let removed: [any PersistentModel]
+            let added: [any PersistentModel]
+            if old.count * new.count <= 64 {
+                removed = old.filter { model in !new.contains { $0 === model } }
+                added = new.filter { model in !old.contains { $0 === model } }
+            } else {
+                let oldObjects = Set(old.map(ObjectIdentifier.init))
+                let newObjects = Set(new.map(ObjectIdentifier.init))
+                removed = old.filter { !newObjects.contains(ObjectIdentifier($0)) }
+                added = new.filter { !oldObjects.contains(ObjectIdentifier($0)) }
+            }
+            context.relationshipDidChange(of: model, property: property, removed: removed, added: added)
         } else {
             values[propertyAt: index] = newValue
         }
