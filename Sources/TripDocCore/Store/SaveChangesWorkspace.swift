@@ -64,10 +64,13 @@ struct SaveChangesWorkspace {
         deleting = Set(deletes.map(\.persistentIdentifier))
 
         // Inserts: decide every new identifier first, so references among them can be rewritten.
+        // Sized for every insert at once, rather than grown (and rehashed) as they come.
         var remapped: [PersistentIdentifier: PersistentIdentifier] = [:]
+        remapped.reserveCapacity(inserts.count)
         var upserted: Set<PersistentIdentifier> = []
         // Each insert's permanent identifier, and where its snapshot is in `inserts`.
         var pendingInserts: [(PersistentIdentifier, index: Int)] = []
+        pendingInserts.reserveCapacity(inserts.count)
         if keepsInsertedIdentifiers {
             // Kept identifiers first, so that the keys minted below pass over all of them.
             for snapshot in inserts {
