@@ -294,4 +294,21 @@ extension SaveChangesTests {
         #expect(document.snapshots.first { $0.persistentIdentifier == savedItem }?["trip"] == .reference(savedOslo))
         #expect(IntegrityChecker().problems(in: document).isEmpty)
     }
+
+    @Test func twoInsertsWithOneUniqueKeyInOneSaveAreOneModel() throws {
+        var (document, _) = try documentWithTokyoTrip()
+        let first = temp("Trip", "a")
+        let second = temp("Trip", "b")
+        let result = try document.applySaveChanges(
+            DataStoreSaveChangesRequest(inserted: [
+                snapshot(first, ["name": .string("Oslo"), "days": .int(2)]),
+                snapshot(second, ["name": .string("Oslo"), "days": .int(4), "note": .string("again")]),
+            ]))
+        let oslo = try #require(result.remappedIdentifiers[first])
+        #expect(result.remappedIdentifiers[second] == oslo, "the second insert is an upsert of the first")
+        let saved = try #require(document.snapshots.first { $0.persistentIdentifier == oslo })
+        #expect(saved["days"] == .int(4))
+        #expect(saved["note"] == .string("again"))
+        #expect(document.countsByEntity["Trip"] == 2)
+    }
 }

@@ -68,8 +68,9 @@ struct SaveChangesWorkspace {
         var remapped: [PersistentIdentifier: PersistentIdentifier] = [:]
         remapped.reserveCapacity(inserts.count)
         var upserted: Set<PersistentIdentifier> = []
-        // Each insert's permanent identifier, and where its snapshot is in `inserts`.
-        var pendingInserts: [(PersistentIdentifier, index: Int)] = []
+        // Each insert's permanent identifier, where its snapshot is in `inserts`, and whether the
+        // identifier was minted here (so that no model holds it yet).
+        var pendingInserts: [(PersistentIdentifier, index: Int, isMinted: Bool)] = []
         pendingInserts.reserveCapacity(inserts.count)
         if keepsInsertedIdentifiers {
             // Kept identifiers first, so that the keys minted below pass over all of them.
@@ -104,12 +105,13 @@ struct SaveChangesWorkspace {
             if !keepsInsertedIdentifiers, let existing = try existingMatch(for: snapshot, entity: entity) {
                 remapped[original] = existing
                 upserted.insert(existing)
-                pendingInserts.append((existing, index))
+                pendingInserts.append((existing, index, false))
                 continue
             }
-            let permanent = kept.contains(original) ? original : try mintIdentifier(for: entity.name)
+            let isKept = !kept.isEmpty && kept.contains(original)
+            let permanent = isKept ? original : try mintIdentifier(for: entity.name)
             remapped[original] = permanent
-            pendingInserts.append((permanent, index))
+            pendingInserts.append((permanent, index, !isKept))
             if !keepsInsertedIdentifiers { registerUniqueKeys(of: snapshot, as: permanent, entity: entity) }
         }
         var reregister: [PersistentIdentifier: DefaultSnapshot] = [:]
@@ -126,7 +128,7 @@ struct SaveChangesWorkspace {
         // permanent identifier), or it merged into a saved model.
         var mayDangle: [Bool] = []
         mayDangle.reserveCapacity(pendingInserts.count)
-        for (identifier, index) in pendingInserts {
+        for (identifier, index, isMinted) in pendingInserts {
             let entity = entities[identifier.entityName]!
             let original = inserts[index].persistentIdentifier
             originals.append(original)
@@ -134,8 +136,9 @@ struct SaveChangesWorkspace {
             swap(&copy, &inserts[index])
             let refersToInsertsOnly = copy.remapReferences(remapped)
             copy.persistentIdentifier = identifier
-            // Looked up once: a new model's identifier is in neither the overlay nor the base.
-            let previous = current(identifier)
+            // A minted identifier is new: minting passed over every one the document or this
+            // save holds, and no other insert is given it. Others are looked up once.
+            let previous = isMinted ? nil : current(identifier)
             mayDangle.append(previous != nil || !refersToInsertsOnly)
             if let previous { copy = Self.upsert(copy, onto: previous, entity: entity) }
             let rewritten = try normalized(copy, entity: entity, reportedAs: original)
@@ -191,7 +194,7 @@ struct SaveChangesWorkspace {
             : pendingInserts.compactMap { deleted.contains($0.0) ? nil : $0.0 }
         try checkReferences(of: insertedIdentifiers) {
             var reported: [PersistentIdentifier: PersistentIdentifier] = [:]
-            for ((identifier, _), original) in zip(pendingInserts, originals) where reported[identifier] == nil {
+            for ((identifier, _, _), original) in zip(pendingInserts, originals) where reported[identifier] == nil {
                 reported[identifier] = original
             }
             return reported
