@@ -47,9 +47,16 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
     var committed: DefaultSnapshot?
     /// Whether the model has been deleted from its context.
     var isDeleted = false
+    /// Whether the model is inserted, changed or deleted in its context and not yet saved.
+    var isPending = false
+    /// Whether ``committed`` is still to be loaded into ``values`` (see ``loadOnFirstUse(_:)``).
+    private var isLoadDeferred = false
     /// Why the last snapshot loaded could not give a property its value, if it could not.
     var loadProblem: ModelContextError? {
-        get { loadProblemBox?.problem }
+        get {
+            loadIfDeferred()
+            return loadProblemBox?.problem
+        }
         set { loadProblemBox = newValue.map(LoadProblem.init) }
     }
     /// ``loadProblem``, kept out of line: rare, and larger than the rest of the backing data.
@@ -86,6 +93,7 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
     /// written by another program) takes the property's initial value, if it has one; the
     /// first such problem is kept in ``loadProblem`` (a fetch throws it).
     func load(_ snapshot: DefaultSnapshot) {
+        isLoadDeferred = false
         values.removeAll()
         if loadProblemBox != nil { loadProblem = nil }
         let properties = description.properties
@@ -117,19 +125,38 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
         committed = snapshot
     }
 
+    /// Takes `snapshot` as the model's state, saved and current, and leaves reading its values
+    /// to the model's first use (any read, change or snapshot of it): what a save does for the
+    /// models it changed, which a program that saved many models rarely uses all of again. The
+    /// values the model held are let go at once.
+    func loadOnFirstUse(_ snapshot: DefaultSnapshot) {
+        values = ModelValues(description)
+        if loadProblemBox != nil { loadProblemBox = nil }
+        committed = snapshot
+        isLoadDeferred = true
+    }
+
+    /// Loads ``committed`` if ``loadOnFirstUse(_:)`` left it to now.
+    @inline(__always)
+    private func loadIfDeferred() {
+        if isLoadDeferred, let committed { load(committed) }
+    }
+
     /// The saved value of a property read on demand and not set or read since the state was
     /// loaded, or `nil`.
     func storedValue(of property: ModelDescription.Property) -> SnapshotValue? {
-        guard let index = description.indexByName[property.name] else { return nil }
+        guard let index = description.index(of: property) else { return nil }
         return storedValue(ofPropertyAt: index)
     }
 
     /// ``storedValue(of:)`` for the property at `index` of the description.
     func storedValue(ofPropertyAt index: Int) -> SnapshotValue? {
-        values.storedValue(at: index)
+        loadIfDeferred()
+        return values.storedValue(at: index)
     }
 
     public func getValue<Value>(forKey key: KeyPath<Model, Value>) -> Value {
+        loadIfDeferred()
         // A `let` lives in the object (see StoredLetProperties).
         if description.hasStoredLets, storedLets.contains(key), let model { return model[keyPath: key] }
         // The key path is looked up once: hashing one is most of what a read costs.
@@ -175,26 +202,38 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
     }
 
     public func setValue<Value>(forKey key: KeyPath<Model, Value>, to newValue: Value) {
+        loadIfDeferred()
         guard let index = description.indexByKeyPath[key] else {
             values[other: key] = newValue
             return
         }
         let property = description.properties[index]
-        if property.isRelationship, let context, let model {
+        // The context is read once: each read of a weak reference retains and releases its
+        // object through the object's side table, the runtime's slow path.
+        let context = self.context
+        if property.isRelationship, let context, let model = context.registry[persistentModelID] as? Model {
             let old = destinations(of: property)
             values[propertyAt: index] = newValue
-            let new = ModelContext.models(in: newValue)
+            let new = ModelContext.models(in: newValue, of: property)
             // By identity, in time linear in the list (appending to a long list, one item at a
-            // time, must not cost the square of its length each time).
-            let oldObjects = Set(old.map(ObjectIdentifier.init))
-            let newObjects = Set(new.map(ObjectIdentifier.init))
-            context.relationshipDidChange(
-                of: model, property: property, removed: old.filter { !newObjects.contains(ObjectIdentifier($0)) },
-                added: new.filter { !oldObjects.contains(ObjectIdentifier($0)) })
+            // time, must not cost the square of its length each time); short lists are compared
+            // directly, which costs less than making two sets.
+            let removed: [any PersistentModel]
+            let added: [any PersistentModel]
+            if old.count * new.count <= 64 {
+                removed = old.filter { model in !new.contains { $0 === model } }
+                added = new.filter { model in !old.contains { $0 === model } }
+            } else {
+                let oldObjects = Set(old.map(ObjectIdentifier.init))
+                let newObjects = Set(new.map(ObjectIdentifier.init))
+                removed = old.filter { !newObjects.contains(ObjectIdentifier($0)) }
+                added = new.filter { !oldObjects.contains(ObjectIdentifier($0)) }
+            }
+            context.relationshipDidChange(of: model, property: property, removed: removed, added: added)
         } else {
             values[propertyAt: index] = newValue
         }
-        context?.modelDidChange(persistentModelID)
+        context?.modelDidChange(self)
     }
 
     // MARK: For the context
@@ -208,19 +247,29 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
 
     /// Gives a model made over this backing data its `let`s' values (see StoredLetProperties).
     func restoreStoredLets(in model: Model) {
+        loadIfDeferred()
         if description.hasStoredLets { storedLets.restore(in: model, from: values) }
     }
 
     /// Sets a relationship without touching its inverse (the context keeping inverses in step).
-    func setRelationshipValue(_ value: Any, for keyPath: AnyKeyPath) {
-        values[keyPath] = value
+    func setRelationshipValue(_ value: Any, for property: ModelDescription.Property) {
+        loadIfDeferred()
+        if let index = description.index(of: property) {
+            values[propertyAt: index] = value
+        } else {
+            values[property.keyPath] = value
+        }
     }
 
     /// A relationship's current destinations (resolving them if needed).
     func destinations(of property: ModelDescription.Property) -> [any PersistentModel] {
-        if let value = values[property.keyPath] { return ModelContext.models(in: value) }
-        if let stored = storedValue(of: property), let context {
-            return ModelContext.models(in: context.resolve(stored, property: property))
+        loadIfDeferred()
+        guard let index = description.index(of: property) else {
+            return values[property.keyPath].map { ModelContext.models(in: $0, of: property) } ?? []
+        }
+        if let value = values[propertyAt: index] { return ModelContext.models(in: value, of: property) }
+        if let stored = storedValue(ofPropertyAt: index), let context {
+            return ModelContext.models(in: context.resolve(stored, property: property), of: property)
         }
         return []
     }
@@ -230,6 +279,7 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
     /// - Throws: ``ModelContextError/unencodableValue(_:property:reason:)`` when a `Codable`
     ///   value's `encode(to:)` throws.
     func snapshot() throws -> DefaultSnapshot {
+        loadIfDeferred()
         var snapshotValues = [String: SnapshotValue](minimumCapacity: description.properties.count)
         for index in description.properties.indices {
             let property = description.properties[index]
@@ -254,7 +304,7 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
                 if let stored = storedValue(ofPropertyAt: index) {
                     snapshotValues[property.name] = stored
                 } else {
-                    let models = ModelContext.models(in: values[propertyAt: index])
+                    let models = ModelContext.models(in: values[propertyAt: index], of: property)
                     snapshotValues[property.name] =
                         isToMany ? .references(models.map(\.persistentModelID))
                         : (models.first.map { .reference($0.persistentModelID) } ?? .null)
@@ -277,14 +327,16 @@ protocol ModelBacking: AnyObject {
     var context: ModelContext? { get set }
     var committed: DefaultSnapshot? { get set }
     var isDeleted: Bool { get set }
+    var isPending: Bool { get set }
     var description: ModelDescription { get }
     func attach(to context: ModelContext)
     func detach()
     func load(_ snapshot: DefaultSnapshot)
+    func loadOnFirstUse(_ snapshot: DefaultSnapshot)
     var loadProblem: ModelContextError? { get }
     func snapshot() throws -> DefaultSnapshot
     func destinations(of property: ModelDescription.Property) -> [any PersistentModel]
-    func setRelationshipValue(_ value: Any, for keyPath: AnyKeyPath)
+    func setRelationshipValue(_ value: Any, for property: ModelDescription.Property)
 }
 
 extension DefaultBackingData {
@@ -300,6 +352,10 @@ extension DefaultBackingData {
 extension PersistentModel {
     /// The model's backing data, as the context handles it.
     var backing: any ModelBacking {
+        // The class tripdoc gives every model, tried first: a cast to a class is a comparison,
+        // a cast to a protocol a lookup of the conformance (which every relationship change and
+        // every model a save refreshes asked for).
+        if let backing = persistentBackingData as? DefaultBackingData<Self> { return backing }
         guard let backing = persistentBackingData as? any ModelBacking else {
             preconditionFailure("\(Self.self) has backing data tripdoc did not make; a ModelContext needs DefaultBackingData")
         }

@@ -177,7 +177,9 @@ extension ModelContext {
     }
 
     private func hasPendingChanges(of entityName: String) -> Bool {
-        pending.contains { $0.entityName == entityName }
+        insertedIdentifiers.contains { $0.entityName == entityName }
+            || changedIdentifiers.contains { $0.entityName == entityName }
+            || deletedIdentifiers.contains { $0.entityName == entityName }
     }
 }
 

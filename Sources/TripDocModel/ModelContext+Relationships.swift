@@ -13,6 +13,24 @@ extension ModelContext {
         return []
     }
 
+    /// The models a value of the relationship `property` holds. The destination type is known:
+    /// the value is first cast to an array or an optional of it, a comparison of types, rather
+    /// than asked whether its type conforms to a protocol (a lookup the runtime makes for every
+    /// relationship set, and a bulk insert sets one per model).
+    static func models(in value: Any?, of property: ModelDescription.Property) -> [any PersistentModel] {
+        guard let value else { return [] }
+        guard case .relationship(let destination, let isToMany, _) = property.kind else { return models(in: value) }
+        func typed<M: PersistentModel>(_ type: M.Type) -> [any PersistentModel]? {
+            if isToMany {
+                if let list = value as? [M] { return list.map { $0 } }
+            } else if let model = value as? M? {
+                return model.map { [$0] } ?? []
+            }
+            return nil
+        }
+        return typed(destination) ?? models(in: value)
+    }
+
     /// `models` as the value of `property`: a typed array, optional or model.
     static func value(of models: [any PersistentModel], for property: ModelDescription.Property) -> Any? {
         guard case .relationship(let destination, let isToMany, let isOptional) = property.kind else { return nil }
@@ -74,8 +92,8 @@ extension ModelContext {
         guard current.contains(where: { $0 === source }) else { return }
         let remaining = current.filter { $0 !== source }
         if case .relationship(_, false, false) = property.kind, remaining.isEmpty { return }  // a required to-one stays
-        if let value = Self.value(of: remaining, for: property) { backing.setRelationshipValue(value, for: property.keyPath) }
-        modelDidChange(backing.persistentModelID)
+        if let value = Self.value(of: remaining, for: property) { backing.setRelationshipValue(value, for: property) }
+        modelDidChange(backing)
     }
 
     /// Adds `source` to the relationship `property` of `destination`; for a to-one, first takes
@@ -94,8 +112,8 @@ extension ModelContext {
             for previous in current { remove(destination, from: forward, of: previous) }
             updated = [source]
         }
-        if let value = Self.value(of: updated, for: property) { backing.setRelationshipValue(value, for: property.keyPath) }
-        modelDidChange(backing.persistentModelID)
+        if let value = Self.value(of: updated, for: property) { backing.setRelationshipValue(value, for: property) }
+        modelDidChange(backing)
     }
 }
 

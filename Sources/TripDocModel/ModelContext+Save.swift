@@ -10,9 +10,18 @@ extension ModelContext {
     ///   value); the unsaved changes stay in the context.
     public func save() throws {
         guard hasChanges else { return }
+        // Each entity's store, looked up once per save rather than once per model.
+        var storesByEntity: [(entityName: String, store: ModelStore)] = []
+        func storeHolding(_ id: PersistentIdentifier) throws -> ModelStore {
+            let entityName = id.entityName
+            if let known = storesByEntity.first(where: { $0.entityName == entityName }) { return known.store }
+            let store = try container.store(for: entityName)
+            storesByEntity.append((entityName, store))
+            return store
+        }
         // Every pending model must have a store before anything is sent.
-        for id in insertedIdentifiers + changedIdentifiers + deletedIdentifiers {
-            _ = try container.store(for: id.entityName)
+        for ids in [insertedIdentifiers, changedIdentifiers, deletedIdentifiers] {
+            for id in ids { _ = try storeHolding(id) }
         }
         var committedAny = false
         // What the stores changed: each model's snapshot now (`nil`: gone), or `nil` once a
@@ -21,7 +30,9 @@ extension ModelContext {
         do {
             for store in container.stores {
                 func held(_ ids: [PersistentIdentifier]) -> [any PersistentModel] {
-                    ids.filter { (try? container.store(for: $0.entityName)) === store }.compactMap { registry[$0] }
+                    // With one store, every pending model is of it (checked above).
+                    if container.stores.count == 1 { return ids.compactMap { registry[$0] } }
+                    return ids.filter { (try? storeHolding($0)) === store }.compactMap { registry[$0] }
                 }
                 let inserted = held(insertedIdentifiers)
                 let changedModels = held(changedIdentifiers)
@@ -40,7 +51,12 @@ extension ModelContext {
                 // This store has the changes now, whatever happens with the next one.
                 commit(inserted: inserted, changed: changedModels, deleted: deleted, remapped: result.remappedIdentifiers)
                 committedAny = true
-                if let storeChanged { changed?.merge(storeChanged) { _, new in new } } else { changed = nil }
+                if let storeChanged {
+                    // The first store's report is taken as it is, not copied into an empty table.
+                    if changed?.isEmpty == true { changed = storeChanged } else { changed?.merge(storeChanged) { _, new in new } }
+                } else {
+                    changed = nil
+                }
                 if let kept, try rewriteTemporaryReferences(in: kept, remapped: result.remappedIdentifiers, store: store) {
                     changed = nil
                 }
@@ -59,9 +75,10 @@ extension ModelContext {
         guard let changed else { return try refreshRegisteredModels() }
         for (id, snapshot) in changed {
             // Models still pending (a store that refused) keep their unsaved state.
-            guard let backing = registry[id]?.backing, !pending.contains(id) else { continue }
+            guard let backing = registry[id]?.backing, !backing.isPending else { continue }
             if let snapshot {
-                backing.load(snapshot)
+                // Read when the model is next used: a bulk insert's models mostly are not.
+                backing.loadOnFirstUse(snapshot)
             } else {
                 registry[id] = nil
                 backing.isDeleted = true
@@ -82,26 +99,44 @@ extension ModelContext {
             guard let existing = existing as? M else { return }
             model.persistentBackingData = existing.persistentBackingData
         }
+        // A save of everything pending (one store's, the usual case) empties the pending lists
+        // at once; otherwise the models saved are taken out of them.
+        let savesAllPending =
+            inserted.count == insertedIdentifiers.count && changed.count == changedIdentifiers.count
+            && deleted.count == deletedIdentifiers.count
         var done: Set<PersistentIdentifier> = []
         for model in inserted {
-            let temporary = model.persistentModelID
-            done.insert(temporary)
-            registry[temporary] = nil
+            let backing = model.backing
+            backing.isPending = false
+            let temporary = backing.persistentModelID
+            if !savesAllPending { done.insert(temporary) }
             let permanent = remapped[temporary] ?? temporary
-            model.backing.persistentModelID = permanent
-            if let existing = registry[permanent], existing !== model {
+            guard permanent != temporary else { continue }
+            registry[temporary] = nil
+            backing.persistentModelID = permanent
+            // One look-up for a new model; an upsert's model puts the existing one back.
+            if let existing = registry.updateValue(model, forKey: permanent), existing !== model {
+                registry[permanent] = existing
                 share(model, backingOf: existing)
-            } else {
-                registry[permanent] = model
             }
         }
-        for model in changed { done.insert(model.persistentModelID) }
+        for model in changed {
+            model.backing.isPending = false
+            if !savesAllPending { done.insert(model.persistentModelID) }
+        }
         for model in deleted {
-            done.insert(model.persistentModelID)
+            model.backing.isPending = false
+            if !savesAllPending { done.insert(model.persistentModelID) }
             registry[model.persistentModelID] = nil
             model.backing.detach()
         }
-        removePending(done)
+        if savesAllPending {
+            insertedIdentifiers = []
+            changedIdentifiers = []
+            deletedIdentifiers = []
+        } else {
+            removePending(done)
+        }
     }
 
     /// A store that rewrites references between models inserted in one save (tripdoc's own do)
@@ -139,7 +174,9 @@ extension ModelContext {
     private func refreshRegisteredModels() throws {
         for store in container.stores {
             // Models still pending (a store that refused) keep their unsaved state.
-            let ids = registry.keys.filter { !pending.contains($0) && (try? container.store(for: $0.entityName)) === store }
+            let ids = registry.compactMap { id, model in
+                !model.backing.isPending && (try? container.store(for: id.entityName)) === store ? id : nil
+            }
             guard !ids.isEmpty else { continue }
             var snapshots = try store.cachedSnapshots(for: ids, editingState: editingState)
             if snapshots.count < ids.count {

@@ -55,8 +55,6 @@ public final class ModelContext {
     var changedIdentifiers: [PersistentIdentifier] = []
     /// Registered models deleted and not yet saved, in order.
     var deletedIdentifiers: [PersistentIdentifier] = []
-    /// Every identifier in the three lists, for quick membership tests.
-    var pending: Set<PersistentIdentifier> = []
     /// Snapshots stores offered alongside fetches, for resolving relationships.
     var snapshotCache: [PersistentIdentifier: DefaultSnapshot] = [:]
 
@@ -119,22 +117,31 @@ public final class ModelContext {
     /// The models deleted and not yet saved.
     public var deletedModelsArray: [any PersistentModel] { deletedIdentifiers.compactMap { registry[$0] } }
 
-    func hasPendingChanges(_ id: PersistentIdentifier) -> Bool { pending.contains(id) }
+    /// Whether a model's backing data is in one of the three lists. (Each model's backing data
+    /// says so, ``ModelBacking/isPending``: a table of every pending identifier cost a bulk
+    /// insert a look-up per change and as much memory as the lists.)
+    func isPending(_ backing: any ModelBacking) -> Bool { backing.isPending }
 
-    func modelDidChange(_ id: PersistentIdentifier) {
+    /// Records that a registered model changed (a model not registered here is ignored).
+    func modelDidChange(_ backing: any ModelBacking) {
         defer { scheduleAutosave() }
-        guard registry[id] != nil, !pending.contains(id) else { return }
+        // Pending first: a model changed again, or set up right after its insert, costs no
+        // look-up. (The registered model's backing data is compared rather than the backing
+        // data's context, a weak reference, whose reads are slow.)
+        guard !backing.isPending else { return }
+        let id = backing.persistentModelID
+        guard let registered = registry[id], registered.backing === backing else { return }
         changedIdentifiers.append(id)
-        pending.insert(id)
+        backing.isPending = true
     }
 
-    /// Takes identifiers out of the pending lists.
+    /// Takes identifiers out of the pending lists (their models' backing data already says
+    /// they are not pending).
     func removePending(_ ids: Set<PersistentIdentifier>) {
         guard !ids.isEmpty else { return }
         insertedIdentifiers.removeAll { ids.contains($0) }
         changedIdentifiers.removeAll { ids.contains($0) }
         deletedIdentifiers.removeAll { ids.contains($0) }
-        pending.subtract(ids)
     }
 
     // MARK: Insert and delete
@@ -151,9 +158,9 @@ public final class ModelContext {
             if let index = deletedIdentifiers.firstIndex(of: id) {
                 // Deleted, then inserted again: it is a changed model again (its edits count).
                 deletedIdentifiers.remove(at: index)
-                pending.remove(id)
+                backing.isPending = false
                 backing.isDeleted = false
-                modelDidChange(id)
+                modelDidChange(backing)
             }
             return
         }
@@ -161,7 +168,7 @@ public final class ModelContext {
         backing.isDeleted = false
         registry[id] = model
         insertedIdentifiers.append(id)
-        pending.insert(id)
+        backing.isPending = true
         scheduleAutosave()
         // Relationships set before the model was inserted: their destinations join the context
         // and get the inverse.
@@ -181,7 +188,7 @@ public final class ModelContext {
         guard backing.context === self, registry[id] != nil, !deletedIdentifiers.contains(id) else { return }
         if let index = insertedIdentifiers.firstIndex(of: id) {
             insertedIdentifiers.remove(at: index)
-            pending.remove(id)
+            backing.isPending = false
             for property in backing.description.properties where property.isRelationship {
                 relationshipDidChange(of: model, property: property, removed: backing.destinations(of: property), added: [])
             }
@@ -192,7 +199,7 @@ public final class ModelContext {
         }
         changedIdentifiers.removeAll { $0 == id }
         deletedIdentifiers.append(id)
-        pending.insert(id)
+        backing.isPending = true
         backing.isDeleted = true
         scheduleAutosave()
     }
@@ -208,18 +215,20 @@ public final class ModelContext {
     /// and deleted ones get back their saved state.
     public func rollback() {
         for id in insertedIdentifiers {
-            registry[id]?.backing.detach()
+            guard let backing = registry[id]?.backing else { continue }
+            backing.isPending = false
+            backing.detach()
             registry[id] = nil
         }
         for id in changedIdentifiers + deletedIdentifiers {
             guard let backing = registry[id]?.backing else { continue }
+            backing.isPending = false
             backing.isDeleted = false
             if let committed = backing.committed { backing.load(committed) }
         }
         insertedIdentifiers = []
         changedIdentifiers = []
         deletedIdentifiers = []
-        pending = []
     }
 
     /// Runs `block` and saves; if either throws, rolls back and rethrows.
@@ -301,7 +310,7 @@ public final class ModelContext {
     /// Gives a registered model without unsaved changes the state a store has just fetched.
     private func refreshFetched(_ model: any PersistentModel, from snapshot: DefaultSnapshot) {
         let backing = model.backing
-        if !pending.contains(snapshot.persistentIdentifier), backing.committed != snapshot { backing.load(snapshot) }
+        if !backing.isPending, backing.committed != snapshot { backing.load(snapshot) }
     }
 
     /// The registered model for a snapshot, or a new one made from it: of the type the caller

@@ -16,6 +16,9 @@ final class ModelDescription: @unchecked Sendable {
 
         let name: String
         let keyPath: AnyKeyPath
+        /// The property's place in its description's ``ModelDescription/properties``: a model's
+        /// values are read and set there without hashing the key path.
+        let index: Int
         let kind: Kind
         let defaultValue: Any?
         let metadata: (any PropertyOptions)?
@@ -23,9 +26,12 @@ final class ModelDescription: @unchecked Sendable {
         /// model keeps a stored value that fits it as stored until it is first read.
         let onDemandType: (type: AttributeType, isOptional: Bool)?
 
-        init(name: String, keyPath: AnyKeyPath, kind: Kind, defaultValue: Any?, metadata: (any PropertyOptions)?) {
+        init(
+            name: String, keyPath: AnyKeyPath, index: Int, kind: Kind, defaultValue: Any?, metadata: (any PropertyOptions)?
+        ) {
             self.name = name
             self.keyPath = keyPath
+            self.index = index
             self.kind = kind
             self.defaultValue = defaultValue
             self.metadata = metadata
@@ -106,6 +112,13 @@ final class ModelDescription: @unchecked Sendable {
     nonisolated(unsafe) private static var typesByEntityName: [String: any PersistentModel.Type] = [:]
 
     /// The description of `type`, worked out on first use.
+    /// The place of `property` in ``properties``, when it is one of them (a property of another
+    /// description, such as another version's model of the entity, is found by name).
+    func index(of property: Property) -> Int? {
+        if property.index < properties.count, properties[property.index] === property { return property.index }
+        return indexByName[property.name]
+    }
+
     static func of(_ type: any PersistentModel.Type) -> ModelDescription {
         let key = ObjectIdentifier(type)
         if let known = lock.withLock({ cache[key] }) { return known }
@@ -143,7 +156,8 @@ final class ModelDescription: @unchecked Sendable {
             }
             properties.append(
                 Property(
-                    name: metadata.name, keyPath: metadata.keypath, kind: kind, defaultValue: metadata.defaultValue,
+                    name: metadata.name, keyPath: metadata.keypath, index: properties.count, kind: kind,
+                    defaultValue: metadata.defaultValue,
                     metadata: metadata.metadata))
         }
         self.properties = properties

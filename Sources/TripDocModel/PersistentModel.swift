@@ -38,7 +38,7 @@ extension PersistentModel {
         guard let backing = persistentBackingData as? DefaultBackingData<Self>, let context = backing.context else {
             return false
         }
-        return context.hasPendingChanges(backing.persistentModelID)
+        return context.isPending(backing)
     }
 
     /// Models are equal when they are the same object.

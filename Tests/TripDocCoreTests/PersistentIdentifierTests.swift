@@ -90,3 +90,12 @@ import TripDocCore
         init(_ value: Value) { self.value = value }
     }
 }
+
+extension PersistentIdentifierTests {
+    /// A bulk insert holds several identifiers per model (tables keyed by them, references,
+    /// history): each takes its primary key's 16 bytes and 16 for the rest.
+    @Test func anIdentifierTakesThirtyTwoBytes() {
+        #expect(MemoryLayout<PersistentIdentifier>.stride == 32)
+        #expect(MemoryLayout<PersistentIdentifier?>.stride == 32)
+    }
+}

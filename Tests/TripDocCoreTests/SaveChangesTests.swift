@@ -259,3 +259,56 @@ extension SaveChangesTests {
         }
     }
 }
+
+extension SaveChangesTests {
+    @Test func anInsertReferringToOtherInsertsAndToAMissingModelIsRefused() throws {
+        var document = emptyDocument()
+        let trip = temp("Trip", "t")
+        let item = temp("Item", "i")
+        let neverInserted = temp("Item", "lost")
+        #expect(throws: SaveChangesError.danglingReference(trip, property: "items", target: neverInserted)) {
+            try document.applySaveChanges(
+                DataStoreSaveChangesRequest(inserted: [
+                    snapshot(trip, ["name": .string("Tokyo"), "days": .int(5), "items": .references([item, neverInserted])]),
+                    snapshot(item, ["title": .string("Sushi"), "trip": .reference(trip)]),
+                ]))
+        }
+        #expect(document.snapshots.isEmpty)
+    }
+
+    @Test func insertsReferringToSavedModelsAndToEachOtherAreSaved() throws {
+        var (document, _) = try documentWithTokyoTrip()
+        let stay = temp("Stay", "s")
+        let item = temp("Item", "i")
+        let oslo = temp("Trip", "o")
+        let result = try document.applySaveChanges(
+            DataStoreSaveChangesRequest(inserted: [
+                snapshot(stay, ["place": .string("Ryokan"), "trip": .reference(id("Trip", "1"))]),
+                snapshot(item, ["title": .string("Fjord"), "trip": .reference(oslo)]),
+                snapshot(oslo, ["name": .string("Oslo"), "days": .int(2), "items": .references([item])]),
+            ]))
+        let tokyo = try #require(document.snapshots.first { $0.persistentIdentifier == id("Trip", "1") })
+        #expect(tokyo["stay"] == .reference(result.remappedIdentifiers[stay]!))
+        let savedOslo = try #require(result.remappedIdentifiers[oslo])
+        let savedItem = try #require(result.remappedIdentifiers[item])
+        #expect(document.snapshots.first { $0.persistentIdentifier == savedItem }?["trip"] == .reference(savedOslo))
+        #expect(IntegrityChecker().problems(in: document).isEmpty)
+    }
+
+    @Test func twoInsertsWithOneUniqueKeyInOneSaveAreOneModel() throws {
+        var (document, _) = try documentWithTokyoTrip()
+        let first = temp("Trip", "a")
+        let second = temp("Trip", "b")
+        let result = try document.applySaveChanges(
+            DataStoreSaveChangesRequest(inserted: [
+                snapshot(first, ["name": .string("Oslo"), "days": .int(2)]),
+                snapshot(second, ["name": .string("Oslo"), "days": .int(4), "note": .string("again")]),
+            ]))
+        let oslo = try #require(result.remappedIdentifiers[first])
+        #expect(result.remappedIdentifiers[second] == oslo, "the second insert is an upsert of the first")
+        let saved = try #require(document.snapshots.first { $0.persistentIdentifier == oslo })
+        #expect(saved["days"] == .int(4))
+        #expect(saved["note"] == .string("again"))
+        #expect(document.countsByEntity["Trip"] == 2)
+    }
+}

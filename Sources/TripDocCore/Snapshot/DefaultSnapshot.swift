@@ -40,19 +40,43 @@ public struct DefaultSnapshot: DataStoreSnapshot, Hashable {
     }
 
     /// Rewrites the references to the identifiers `remappedIdentifiers` maps, in place: only the
-    /// values holding one change, so a snapshot nothing else shares is not copied.
-    mutating func remapReferences(_ remappedIdentifiers: [PersistentIdentifier: PersistentIdentifier]) {
-        guard !remappedIdentifiers.isEmpty else { return }
+    /// values holding one change, so a snapshot nothing else shares is not copied. Returns
+    /// whether every reference the snapshot holds was rewritten (also when it holds none).
+    @discardableResult
+    mutating func remapReferences(_ remappedIdentifiers: [PersistentIdentifier: PersistentIdentifier]) -> Bool {
+        var everyOneRewritten = true
+        guard !remappedIdentifiers.isEmpty else {
+            return !values.values.contains { $0.refers { _ in true } }
+        }
         // Not `for index in values.indices`: the indices collection holds the dictionary, whose
         // first change would then copy it.
+        // Each reference is looked up once (a bulk insert's snapshots refer to nothing else).
         var index = values.startIndex
         while index != values.endIndex {
-            let value = values.values[index]
-            if value.refers(where: { remappedIdentifiers[$0] != nil }) {
-                values.values[index] = value.remappingReferences { remappedIdentifiers[$0] ?? $0 }
+            switch values.values[index] {
+            case .reference(let target):
+                if let new = remappedIdentifiers[target] {
+                    values.values[index] = .reference(new)
+                } else {
+                    everyOneRewritten = false
+                }
+            case .references(let targets):
+                var rewritten: [PersistentIdentifier]?
+                for position in targets.indices {
+                    guard let new = remappedIdentifiers[targets[position]] else {
+                        everyOneRewritten = false
+                        continue
+                    }
+                    if rewritten == nil { rewritten = targets }
+                    rewritten![position] = new
+                }
+                if let rewritten { values.values[index] = .references(rewritten) }
+            default:
+                break
             }
             values.formIndex(after: &index)
         }
+        return everyOneRewritten
     }
 
     /// A copy with every identifier (its own and every reference) rewritten through `remap`.

@@ -64,10 +64,14 @@ struct SaveChangesWorkspace {
         deleting = Set(deletes.map(\.persistentIdentifier))
 
         // Inserts: decide every new identifier first, so references among them can be rewritten.
+        // Sized for every insert at once, rather than grown (and rehashed) as they come.
         var remapped: [PersistentIdentifier: PersistentIdentifier] = [:]
+        remapped.reserveCapacity(inserts.count)
         var upserted: Set<PersistentIdentifier> = []
-        // Each insert's permanent identifier, and where its snapshot is in `inserts`.
-        var pendingInserts: [(PersistentIdentifier, index: Int)] = []
+        // Each insert's permanent identifier, where its snapshot is in `inserts`, and whether the
+        // identifier was minted here (so that no model holds it yet).
+        var pendingInserts: [(PersistentIdentifier, index: Int, isMinted: Bool)] = []
+        pendingInserts.reserveCapacity(inserts.count)
         if keepsInsertedIdentifiers {
             // Kept identifiers first, so that the keys minted below pass over all of them.
             for snapshot in inserts {
@@ -101,31 +105,45 @@ struct SaveChangesWorkspace {
             if !keepsInsertedIdentifiers, let existing = try existingMatch(for: snapshot, entity: entity) {
                 remapped[original] = existing
                 upserted.insert(existing)
-                pendingInserts.append((existing, index))
+                pendingInserts.append((existing, index, false))
                 continue
             }
-            let permanent = kept.contains(original) ? original : try mintIdentifier(for: entity.name)
+            let isKept = !kept.isEmpty && kept.contains(original)
+            let permanent = isKept ? original : try mintIdentifier(for: entity.name)
             remapped[original] = permanent
-            pendingInserts.append((permanent, index))
+            pendingInserts.append((permanent, index, !isKept))
             if !keepsInsertedIdentifiers { registerUniqueKeys(of: snapshot, as: permanent, entity: entity) }
         }
         var reregister: [PersistentIdentifier: DefaultSnapshot] = [:]
         var saved: [(PersistentIdentifier, previous: DefaultSnapshot?)] = []
-        // The identifiers the request gave the inserts, for messages.
-        var originals: [PersistentIdentifier: PersistentIdentifier] = [:]
+        saved.reserveCapacity(pendingInserts.count + updates.count)
+        overlay.reserveCapacity(pendingInserts.count + updates.count)
+        changes.reserveCapacity(pendingInserts.count + updates.count + deletes.count)
+        // The identifiers the request gave the inserts, at the inserts' places in
+        // `pendingInserts`, for messages (a table by identifier is made only for an error).
+        var originals: [PersistentIdentifier] = []
         originals.reserveCapacity(pendingInserts.count)
-        for (identifier, index) in pendingInserts {
+        // Whether each insert may refer to a model the store does not hold: unless every
+        // reference it holds named another insert of this save (and was rewritten to its
+        // permanent identifier), or it merged into a saved model.
+        var mayDangle: [Bool] = []
+        mayDangle.reserveCapacity(pendingInserts.count)
+        for (identifier, index, isMinted) in pendingInserts {
             let entity = entities[identifier.entityName]!
             let original = inserts[index].persistentIdentifier
-            if originals[identifier] == nil { originals[identifier] = original }
+            originals.append(original)
             var copy = DefaultSnapshot(persistentIdentifier: identifier, values: [:])
             swap(&copy, &inserts[index])
-            copy.remapReferences(remapped)
+            let refersToInsertsOnly = copy.remapReferences(remapped)
             copy.persistentIdentifier = identifier
-            if let existing = current(identifier) { copy = Self.upsert(copy, onto: existing, entity: entity) }
+            // A minted identifier is new: minting passed over every one the document or this
+            // save holds, and no other insert is given it. Others are looked up once.
+            let previous = isMinted ? nil : current(identifier)
+            mayDangle.append(previous != nil || !refersToInsertsOnly)
+            if let previous { copy = Self.upsert(copy, onto: previous, entity: entity) }
             let rewritten = try normalized(copy, entity: entity, reportedAs: original)
-            saved.append((identifier, current(identifier)))
-            if let previous = current(identifier) {
+            saved.append((identifier, previous))
+            if let previous {
                 try checkUniqueness(of: rewritten, replacing: previous, entity: entity)
                 set(identifier, rewritten)
                 recordUpdate(from: previous, to: rewritten, entity: entity)
@@ -133,7 +151,7 @@ struct SaveChangesWorkspace {
                 set(identifier, rewritten)
                 changes.append(.insert(identifier))
             }
-            if upserted.contains(identifier) { reregister[identifier] = rewritten }
+            if !upserted.isEmpty, upserted.contains(identifier) { reregister[identifier] = rewritten }
         }
 
         for snapshot in updates {
@@ -166,7 +184,21 @@ struct SaveChangesWorkspace {
             try checkUniquenessOfInserts(Set(pendingInserts.map(\.0)).subtracting(deleted), reported: remapped)
         }
 
-        try checkReferences(of: Array(Set(pendingInserts.map(\.0)).subtracting(deleted)), reported: originals)
+        // When the save deletes nothing, an insert whose references all named inserts of this
+        // save refers only to models the save holds: the others are checked (an update of an
+        // insert is checked as an update). An identifier twice among the inserts (two upserts
+        // of one model) is checked twice, which finds what checking it once does.
+        let insertedIdentifiers =
+            deleted.isEmpty
+            ? zip(pendingInserts, mayDangle).compactMap { insert, mayDangle in mayDangle ? insert.0 : nil }
+            : pendingInserts.compactMap { deleted.contains($0.0) ? nil : $0.0 }
+        try checkReferences(of: insertedIdentifiers) {
+            var reported: [PersistentIdentifier: PersistentIdentifier] = [:]
+            for ((identifier, _, _), original) in zip(pendingInserts, originals) where reported[identifier] == nil {
+                reported[identifier] = original
+            }
+            return reported
+        }
         try checkReferences(
             of: updates.map { remapped[$0.persistentIdentifier] ?? $0.persistentIdentifier }
                 .filter { !deleted.contains($0) })
@@ -216,7 +248,6 @@ struct SaveChangesWorkspace {
     /// list, a tool editing snapshots) leaves no model pointing the wrong way. Each model so
     /// changed is recorded as an update, unless the save already records one for it.
     mutating func keepInversesConsistent(after saved: [(PersistentIdentifier, previous: DefaultSnapshot?)]) {
-        let recorded = Set(changes.map(\.changedPersistentIdentifier))
         var touched: [PersistentIdentifier: DefaultSnapshot] = [:]
         func edit(_ id: PersistentIdentifier, _ change: (inout DefaultSnapshot) -> Void) {
             guard var snapshot = current(id) else { return }
@@ -284,6 +315,10 @@ struct SaveChangesWorkspace {
                 }
             }
         }
+        // Made only when a model was changed here (a context sends both sides, so a bulk insert
+        // changes none): a table of every model the save records.
+        guard !touched.isEmpty else { return }
+        let recorded = Set(changes.map(\.changedPersistentIdentifier))
         for (id, previous) in touched.sorted(by: { $0.key < $1.key }) where !recorded.contains(id) {
             guard let entity = entities[id.entityName], let snapshot = current(id) else { continue }
             recordUpdate(from: previous, to: snapshot, entity: entity)
@@ -352,7 +387,7 @@ struct SaveChangesWorkspace {
             next = max(inUse, inHistory) + 1
         }
         var identifier = PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: entityName, primaryKey: String(next))
-        while current(identifier) != nil || kept.contains(identifier) {
+        while current(identifier) != nil || (!kept.isEmpty && kept.contains(identifier)) {
             guard next < limit else { throw SaveChangesError.primaryKeysExhausted(entity: entityName) }
             next += 1
             identifier = PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: entityName, primaryKey: String(next))
@@ -422,7 +457,7 @@ struct SaveChangesWorkspace {
     /// Throws if a snapshot among `identifiers` refers to a model the store does not hold;
     /// the error names the model by the identifier `reported` maps it to, if any.
     func checkReferences(
-        of identifiers: [PersistentIdentifier], reported: [PersistentIdentifier: PersistentIdentifier] = [:]
+        of identifiers: [PersistentIdentifier], reported: () -> [PersistentIdentifier: PersistentIdentifier] = { [:] }
     ) throws {
         // One pass in any order finds whether any reference dangles; only then are they looked
         // at in order, so that the error names the first in the order of identifiers.
@@ -434,6 +469,7 @@ struct SaveChangesWorkspace {
             return snapshot.values.values.contains { value in value.refers(where: isMissing) }
         }
         guard identifiers.contains(where: dangles) else { return }
+        let reported = reported()
         for identifier in identifiers.sorted() {
             guard let snapshot = current(identifier) else { continue }
             for (property, value) in snapshot.values.sorted(by: { $0.key < $1.key }) {
