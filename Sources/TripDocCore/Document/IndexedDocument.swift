@@ -355,6 +355,8 @@ public struct IndexedDocument: Sendable {
             }
         }
         var added: [String: [PersistentIdentifier]] = [:]
+        // Grown once for a save that adds many models, not step by step (each step a copy).
+        byIdentifier.reserveCapacity(byIdentifier.count + changed.count)
         for (identifier, new) in changed {
             if let new, let constraints = constraintsByEntity[identifier.entityName] {
                 for constraint in constraints {
@@ -370,8 +372,15 @@ public struct IndexedDocument: Sendable {
             }
         }
         // Added in order: new keys are minted in sequence, so they usually just extend the order.
+        // (Sorted by primary key alone, each key's number worked out once: they are of one entity.)
         for (entityName, identifiers) in added {
-            orders[entityName, default: EntityOrder()].insert(contentsOf: identifiers.sorted())
+            let keyed = identifiers.map { (identifier: $0, number: PrimaryKeyOrder.canonicalNumber($0.primaryKey)) }
+            let sorted = keyed.sortedUnlessInOrder { lhs, rhs in
+                lhs.identifier.primaryKey == rhs.identifier.primaryKey
+                    ? lhs.identifier < rhs.identifier
+                    : PrimaryKeyOrder.precedes(lhs.identifier.primaryKey, lhs.number, rhs.identifier.primaryKey, rhs.number)
+            }
+            orders[entityName, default: EntityOrder()].insert(contentsOf: sorted.map(\.identifier))
         }
         // The snapshots of a changed entity are listed from its order from now on.
         if !heldSnapshots.isEmpty {
