@@ -203,6 +203,83 @@ import TripDocTestSupport
         #expect(saved.prefix(4).map { $0["destination"] } == trips.prefix(4).map { $0["destination"] })
     }
 
+    /// Visits of places, the relationship without an inverse: deleting a place leaves the
+    /// visits that named it pointing at nothing, as SwiftData leaves them.
+    static let visits = Schema(
+        [
+            Schema.Entity(name: "Place", attributes: [.init("name", .string)]),
+            Schema.Entity(
+                name: "Visit", attributes: [.init("title", .string)], relationships: [.init("place", destination: "Place")]),
+        ],
+        version: Schema.Version(1, 0, 0))
+
+    @Test(arguments: formats)
+    func aReferenceLeftDanglingByADeleteStaysAsItIsAndOnlyNewOnesAreChecked(format: any DocumentFormat) throws {
+        var document = Document.empty(schema: Self.visits)
+        let place = PersistentIdentifier.temporary(entityName: "Place")
+        let visit = PersistentIdentifier.temporary(entityName: "Visit")
+        let inserted = try document.applySaveChanges(DataStoreSaveChangesRequest(inserted: [
+            DefaultSnapshot(persistentIdentifier: place, values: ["name": .string("Kyoto")]),
+            DefaultSnapshot(persistentIdentifier: visit, values: ["title": .string("Temples"), "place": .reference(place)]),
+        ])).remappedIdentifiers
+        var saved = try #require(document.snapshots.first { $0.persistentIdentifier == inserted[visit] })
+        let kyoto = try #require(document.snapshots.first { $0.persistentIdentifier == inserted[place] })
+        try document.applySaveChanges(DataStoreSaveChangesRequest(deleted: [kyoto]))
+        #expect(document.snapshots(of: "Visit").first?["place"] == .reference(kyoto.persistentIdentifier))
+        let path = try write(document, in: format)
+
+        // An edit of the visit's title keeps the reference: saved to the journal, read back.
+        let store = try ArchiveStore(path: path, format: format, schema: Self.visits, savesToJournal: true)
+        saved = try #require(try store.fetchSnapshots(entityName: "Visit").first)
+        saved["title"] = .string("Gardens")
+        try store.save(DataStoreSaveChangesRequest(updated: [saved]))
+        #expect(try store.readSnapshots(of: []).heldEntities == ["Visit"])
+        let reread = try ArchiveStore(path: path, format: format).readDocument()
+        #expect(reread.snapshots(of: "Visit").first == saved)
+
+        // A reference a save adds must name a model the store holds.
+        var moved = saved
+        moved["place"] = .reference(kyoto.persistentIdentifier.withPrimaryKey("99"))
+        #expect(throws: SaveChangesError.danglingReference(saved.persistentIdentifier, property: "place", target: moved["place"]!.referencedIdentifiers[0])) {
+            try store.save(DataStoreSaveChangesRequest(updated: [moved]))
+        }
+    }
+
+    @Test(arguments: formats)
+    func aDocumentListingAnIdentifierTwiceInAnEntityNotReadIsNeverWrittenWithOneOfThem(format: any DocumentFormat) throws {
+        var document = try SampleTrips.documentWithHistory(trips: 6)
+        let item = try #require(document.snapshots(of: "BucketListItem").first)
+        document.snapshots.append(item)
+        let path = try write(document, in: format)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+
+        let store = try ArchiveStore(path: path, format: format, schema: SampleTrips.schema, savesToJournal: true)
+        var trip = try #require(try store.fetchSnapshots(entityName: "Trip").first)
+        trip["destination"] = .string("Elsewhere")
+        try store.save(DataStoreSaveChangesRequest(updated: [trip]))
+        // Folding the journal in would write the document with one of the two: refused, and
+        // the document and the journal stay.
+        #expect(throws: SaveChangesError.self) { try store.compact() }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        #expect(store.journal.exists)
+    }
+
+    @Test func aDocumentHoldingSomeEntitiesRefusesASaveThatReadsOthers() throws {
+        let document = SampleTrips.document(trips: 4)
+        let path = try write(document, in: JSONFormat())
+        let store = try ArchiveStore(path: path, format: JSONFormat(), schema: SampleTrips.schema, savesToJournal: true)
+        var part = try store.readSnapshots(of: ["Trip"])
+        var item = try #require(document.snapshots(of: "BucketListItem").first)
+        item["title"] = .string("Changed")
+        #expect(throws: SaveChangesError.entitiesNotRead(["BucketListItem"])) {
+            try part.applySaveChanges(DataStoreSaveChangesRequest(updated: [item]))
+        }
+        var trip = try #require(document.snapshots(of: "Trip").first)
+        trip["destination"] = .string("Elsewhere")
+        try part.applySaveChanges(DataStoreSaveChangesRequest(updated: [trip]))
+        #expect(part.snapshot(for: trip.persistentIdentifier) == trip)
+    }
+
     @Test(arguments: formats)
     func uniquenessIsCheckedAgainstEveryTripTheFileHolds(format: any DocumentFormat) throws {
         let document = try SampleTrips.documentWithHistory(trips: 12)

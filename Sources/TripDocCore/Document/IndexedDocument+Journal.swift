@@ -93,9 +93,12 @@ extension IndexedDocument {
             }
             changed[identifier] = .some(nil)
         }
+        // A reference the record adds (one its model did not hold in that property before the
+        // record) must name a model held after it; one the model kept is as it was.
         for case let (identifier, snapshot?) in changed {
+            let before = byIdentifier[identifier]
             for (property, value) in snapshot.values.sorted(by: { $0.key < $1.key }) {
-                for target in value.referencedIdentifiers {
+                for target in value.referencedIdentifiers where !(before?.values[property]?.refers { $0 == target } ?? false) {
                     let held = changed[target].map { $0 != nil } ?? (byIdentifier[target] != nil || !checks(target.entityName))
                     if !held {
                         throw problem("\(identifier).\(property) refers to \(target), which the document does not hold after this save")

@@ -50,7 +50,7 @@ public struct IndexedDocument: Sendable {
     /// (``entitiesMissing(toSave:)``). `nil` for a whole document.
     public private(set) var heldEntities: Set<String>?
     /// Whether the document knows where its history stands: always for a whole document; for
-    /// one holding only some entities, once read with it (``takeHistoryPosition(_:)``). Its
+    /// one holding only some entities, once it was read with the entities. Its
     /// ``history`` then has no transactions of the file's; its
     /// ``DocumentHistory/deletedThrough`` is the newest of them, and the transactions of the
     /// saves applied since follow.
@@ -153,8 +153,6 @@ public struct IndexedDocument: Sendable {
     /// document).
     public func holds(_ entityName: String) -> Bool { heldEntities?.contains(entityName) ?? true }
 
-    /// Whether saves can be applied to the document (see ``heldEntities``).
-    var takesSaves: Bool { heldEntities == nil || holdsHistoryPosition }
 
     /// Adds the snapshots of `entity`, their order and indexes; returns their identifiers (an
     /// identifier listed twice once, its last snapshot kept).

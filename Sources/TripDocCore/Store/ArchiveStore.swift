@@ -246,9 +246,14 @@ public final class ArchiveStore {
             }
             if hasJournal, addsToDocument, readStamp.document == stamp.document {
                 // The journal's saves are in the document (its entities and history): they are
-                // folded into the entities just read.
+                // folded into the entities just read, if the journal is still the one they
+                // came from; otherwise everything is read again, with the journal as it is now.
+                let contents = try journal.read(storeIdentifier: identifier, limits: limits)
+                guard FileStamp(path: journal.path) == stamp.journal else {
+                    return try readSnapshots(of: entityNames.union(read.heldEntities ?? []), forSaving: forSaving)
+                }
                 readStamp.journal = stamp.journal
-                try read.fold(try journal.read(storeIdentifier: identifier, limits: limits), journalPath: journal.path, into: missing)
+                try read.fold(contents, journalPath: journal.path, into: missing)
             } else if hasJournal {
                 readStamp.journal = FileStamp(path: journal.path)
                 (appendableJournalLength, savesInJournal) = try foldJournal(into: &read)
@@ -476,7 +481,12 @@ public final class ArchiveStore {
 
     /// Writes `document` whole, removes the journal (which it now holds), and remembers the
     /// new files' versions.
+    ///
+    /// - Throws: ``SaveChangesError/documentHasProblems(_:)`` for a document that lists an
+    ///   identifier twice (written, it would keep one of the two): nothing is written, and a
+    ///   journal stays.
     private func write(_ document: IndexedDocument) throws {
+        guard document.problems.isEmpty else { throw SaveChangesError.documentHasProblems(document.problems) }
         cached = nil
         partial = nil
         try fileWriter.write(format.writeDocument(document.document), to: path)

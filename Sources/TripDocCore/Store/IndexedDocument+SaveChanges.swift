@@ -26,6 +26,10 @@ extension IndexedDocument {
     /// The save's work is proportional to what it changes: the snapshots it names, their
     /// relationships' other sides and the uniqueness indexes of their entities.
     ///
+    /// A document holding only some entities (``heldEntities``) takes a save that reads only
+    /// those (``entitiesMissing(toSave:)``), once it knows where its history stands
+    /// (``knowsHistoryPosition``).
+    ///
     /// - Returns: The context's answer, every model the save changed, and the transaction.
     /// - Throws: ``SaveChangesError``; the document is unchanged.
     @discardableResult
@@ -33,7 +37,14 @@ extension IndexedDocument {
         _ request: consuming DataStoreSaveChangesRequest<DefaultSnapshot>, timestamp: Date = Date(),
         processIdentifier: String? = nil, bundleIdentifier: String? = nil, keepingInsertedIdentifiers: Bool = false
     ) throws -> AppliedSave {
-        precondition(takesSaves, "a document holding only some entities takes saves once it knows its history's position")
+        if heldEntities != nil {
+            // A document holding only some entities takes a save that reads only them, once it
+            // knows where its history stands.
+            guard knowsHistoryPosition, let missing = entitiesMissing(toSave: request), missing.isEmpty else {
+                throw SaveChangesError.entitiesNotRead(
+                    knowsHistoryPosition ? (entitiesMissing(toSave: request) ?? []).sorted() : [])
+            }
+        }
         let author = request.editingState.author
         let worked = try workedOut(consume request, keepingInsertedIdentifiers: keepingInsertedIdentifiers)
         var transaction: HistoryTransactionRecord?

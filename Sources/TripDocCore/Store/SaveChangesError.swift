@@ -26,6 +26,9 @@ public enum SaveChangesError: Error, Hashable, Sendable, CustomStringConvertible
     case modelCountOutOfRange(PersistentIdentifier, relationship: String, count: Int, minimum: Int, maximum: Int)
     /// The document already has integrity problems; it must be repaired before it is changed.
     case documentHasProblems([IntegrityProblem])
+    /// The document holds only some entities (``IndexedDocument/heldEntities``), and the save
+    /// reads others (the names), or the whole document.
+    case entitiesNotRead([String])
 
     public var description: String {
         switch self {
@@ -53,6 +56,10 @@ public enum SaveChangesError: Error, Hashable, Sendable, CustomStringConvertible
         case .primaryKeysExhausted(let entity):
             "cannot insert a \(entity): its primary keys have reached the largest a document holds; "
                 + "convert the document with --renumber to make room"
+        case .entitiesNotRead(let names):
+            "cannot apply the save to a document holding only some entities: it reads "
+                + (names.isEmpty ? "the whole document" : names.joined(separator: ", "))
+                + "; read them first (ArchiveStore.readSnapshots(of:)), or read the whole document"
         case .documentHasProblems(let problems):
             "the document has \(problems.count) integrity problem(s) and cannot be changed until they are "
                 + "repaired (run tripdoc inspect): " + problems.prefix(3).map(\.description).joined(separator: "; ")

@@ -454,8 +454,11 @@ struct SaveChangesWorkspace {
         return DefaultSnapshot(persistentIdentifier: snapshot.persistentIdentifier, values: values)
     }
 
-    /// Throws if a snapshot among `identifiers` refers to a model the store does not hold;
-    /// the error names the model by the identifier `reported` maps it to, if any.
+    /// Throws if a snapshot among `identifiers` refers to a model the store does not hold, in
+    /// a reference the save adds (one the model did not hold in that property before the save:
+    /// a reference it kept was checked when it was made, and one left dangling by a delete
+    /// rule of no action stays as it is); the error names the model by the identifier
+    /// `reported` maps it to, if any.
     func checkReferences(
         of identifiers: [PersistentIdentifier], reported: () -> [PersistentIdentifier: PersistentIdentifier] = { [:] }
     ) throws {
@@ -463,17 +466,20 @@ struct SaveChangesWorkspace {
         // at in order, so that the error names the first in the order of identifiers.
         // A model of an entity the document does not hold (one holding only some entities,
         // which holds every entity whose references the save changes) is taken as held.
-        func isMissing(_ target: PersistentIdentifier) -> Bool { current(target) == nil && base.holds(target.entityName) }
+        func isMissing(_ target: PersistentIdentifier, in property: String, of identifier: PersistentIdentifier) -> Bool {
+            guard current(target) == nil, base.holds(target.entityName) else { return false }
+            return !(base.snapshot(for: identifier)?.values[property]?.refers { $0 == target } ?? false)
+        }
         func dangles(_ identifier: PersistentIdentifier) -> Bool {
             guard let snapshot = current(identifier) else { return false }
-            return snapshot.values.values.contains { value in value.refers(where: isMissing) }
+            return snapshot.values.contains { property, value in value.refers { isMissing($0, in: property, of: identifier) } }
         }
         guard identifiers.contains(where: dangles) else { return }
         let reported = reported()
         for identifier in identifiers.sorted() {
             guard let snapshot = current(identifier) else { continue }
             for (property, value) in snapshot.values.sorted(by: { $0.key < $1.key }) {
-                for target in value.referencedIdentifiers where isMissing(target) {
+                for target in value.referencedIdentifiers where isMissing(target, in: property, of: identifier) {
                     throw SaveChangesError.danglingReference(
                         reported[identifier] ?? identifier, property: property, target: target)
                 }
