@@ -31,7 +31,10 @@ public final class ArchiveStore {
     public var fileWriter: AtomicFileWriter
     /// The caps every read of the document is held to.
     public var limits: DocumentLimits {
-        didSet { cached = nil }
+        didSet {
+            cached = nil
+            partial = nil
+        }
     }
     /// Whether a save appends its changes to the document's journal (``DocumentJournal``)
     /// instead of writing the whole document: a save then costs what it changed. The journal
@@ -232,6 +235,8 @@ public final class ArchiveStore {
         if document == nil || !missing.isEmpty || readsPosition {
             // A FIFO or device cannot be read again, and is read once, whole.
             guard stamp.document != nil, Self.isRegularFile(path) else { return try readIndexedDocument() }
+            // A whole document of an older version of the files is of no more use.
+            cached = nil
             let hasJournal = stamp.journal != nil
             // Where the history stands is read when a save or the journal needs it, and with
             // the entities a fetch reads when that costs the format nothing more; a document
