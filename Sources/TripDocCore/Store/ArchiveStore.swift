@@ -102,22 +102,27 @@ public final class ArchiveStore {
         loadedStamp = StoreStamp()
         if Self.isRegularFile(path) {
             // Opening reads the header and schema only (and where the history stands, when
-            // the format passes over the history to reach the schema): fetches and saves read
-            // the entities they need (readSnapshots(of:)).
-            let (stamp, read) = try Self.readSnapshots(
-                of: [], path: path, format: format, limits: limits, readingHistoryPosition: format.readsHistoryPositionCheaply)
+            // the format passes over the history to reach the schema, or a journal is to be
+            // folded in): fetches and saves read the entities they need (readSnapshots(of:)).
+            let hasJournal = journal.exists
+            var (stamp, read) = try Self.readSnapshots(
+                of: [], path: path, format: format, limits: limits,
+                readingHistoryPosition: format.readsHistoryPositionCheaply || hasJournal)
             if let schema, schema != read.schema, !schema.isPart(of: read.schema) {
                 throw ArchiveStoreError.schemaMismatch(
                     path: path, documentVersion: read.schema.version, expectedVersion: schema.version)
             }
             self.schema = read.schema
             self.identifier = read.storeIdentifier
-            loadedStamp = stamp
             appendableJournalLength = 0
+            if hasJournal {
+                // A journal's saves are read now, so that one that does not fit is reported on
+                // opening; they are folded into the entities fetches read.
+                stamp.journal = FileStamp(path: journal.path)
+                (appendableJournalLength, savesInJournal) = try foldJournal(into: &read)
+            }
+            loadedStamp = stamp
             partial = (stamp, read)
-            // A journal's saves are read now, so that one that does not fit is reported on
-            // opening; they are folded into the entities fetches read.
-            if journal.exists { _ = try readSnapshots(of: []) }
         } else if FileManager.default.fileExists(atPath: path) {
             // A FIFO or device is read once, whole, its journal folded in.
             let (stamp, document) = try Self.decode(path: path, format: format, journal: journal, limits: limits)

@@ -40,10 +40,8 @@ extension IndexedDocument {
         if heldEntities != nil {
             // A document holding only some entities takes a save that reads only them, once it
             // knows where its history stands.
-            guard knowsHistoryPosition, let missing = entitiesMissing(toSave: request), missing.isEmpty else {
-                throw SaveChangesError.entitiesNotRead(
-                    knowsHistoryPosition ? (entitiesMissing(toSave: request) ?? []).sorted() : [])
-            }
+            let missing = knowsHistoryPosition ? entitiesMissing(toSave: request) : nil
+            guard let missing, missing.isEmpty else { throw SaveChangesError.entitiesNotRead((missing ?? []).sorted()) }
         }
         let author = request.editingState.author
         let worked = try workedOut(consume request, keepingInsertedIdentifiers: keepingInsertedIdentifiers)
