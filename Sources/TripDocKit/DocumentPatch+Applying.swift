@@ -226,7 +226,7 @@ extension DocumentPatch {
                 var changedAny = false
                 for (property, change) in object.properties.sorted(by: { $0.key < $1.key }) {
                     if excluded(Item(entity: name, key: object.a, operation: .change, property: property)) { continue }
-                    let found = snapshot.values[property] ?? .null
+                    let found = snapshot[property] ?? .null
                     let new = try translate(change.new)
                     if rules != nil {
                         if comparable(found) == comparable(new) { continue }
@@ -240,7 +240,7 @@ extension DocumentPatch {
                             continue
                         }
                     }
-                    snapshot.values[property] = new
+                    snapshot[property] = new
                     changedAny = true
                 }
                 if changedAny {
@@ -259,7 +259,7 @@ extension DocumentPatch {
                 for snapshot in document.snapshots
                 where snapshot.entityName == name && !deleting.contains(snapshot.persistentIdentifier) {
                     for constraint in entity.effectiveUniquenessConstraints {
-                        let key = constraint.map { comparable(snapshot.values[$0] ?? .null) }
+                        let key = constraint.map { comparable(snapshot[$0] ?? .null) }
                         if !key.contains(.null) { index[constraint, default: [:]][key] = snapshot.persistentIdentifier }
                     }
                 }

@@ -39,9 +39,9 @@ public struct SnapshotTable {
         var rows: [[String]] = [columns]
         for snapshot in snapshots {
             var row = [snapshot.persistentIdentifier.primaryKey]
-            for attribute in entity.attributes { row.append(Self.render(snapshot.values[attribute.name] ?? .null)) }
+            for attribute in entity.attributes { row.append(Self.render(snapshot[attribute.name] ?? .null)) }
             for relationship in entity.relationships {
-                row.append(Self.render(snapshot.values[relationship.name] ?? .null))
+                row.append(Self.render(snapshot[relationship.name] ?? .null))
             }
             rows.append(row.map(Self.truncated))
         }

@@ -98,8 +98,10 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
         if loadProblemBox != nil { loadProblem = nil }
         let properties = description.properties
         let storedLets = description.storedLets
+        // A store's snapshot of every property has the description's layout: values by position.
+        let positions = snapshot.layout === description.snapshotLayout ? description.positionsInSnapshot : nil
         for index in properties.indices {
-            let value = snapshot.values[properties[index].name] ?? .null
+            let value = positions.map { snapshot.slots[$0[index]] } ?? snapshot[properties[index].name] ?? .null
             // A `let` is given its value when the object is made (see StoredLetProperties).
             if properties[index].readsOnDemand(value), !storedLets.contains(properties[index].keyPath) {
                 values.setStoredValue(value, at: index)
@@ -280,36 +282,49 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
     ///   value's `encode(to:)` throws.
     func snapshot() throws -> DefaultSnapshot {
         loadIfDeferred()
-        var snapshotValues = [String: SnapshotValue](minimumCapacity: description.properties.count)
+        // Values set by position in the description's layout, or by name where it has none.
+        var slots = [SnapshotValue](repeating: .null, count: description.positionsInSnapshot.count)
+        var snapshotValues: [String: SnapshotValue] = [:]
+        func set(_ value: SnapshotValue, at index: Int) {
+            if description.snapshotLayout != nil {
+                slots[description.positionsInSnapshot[index]] = value
+            } else {
+                snapshotValues[description.properties[index].name] = value
+            }
+        }
         for index in description.properties.indices {
             let property = description.properties[index]
             switch property.kind {
             case .attribute(let coding, _):
                 if let stored = storedValue(ofPropertyAt: index) {
                     // Never read or set since it was saved: the saved value, as it is.
-                    snapshotValues[property.name] = stored
+                    set(stored, at: index)
                     continue
                 }
                 guard let value = objectValue(of: property) ?? values[propertyAt: index] ?? property.defaultValue else {
-                    snapshotValues[property.name] = SnapshotValue.null
+                    set(SnapshotValue.null, at: index)
                     continue
                 }
                 do {
-                    snapshotValues[property.name] = try coding.snapshotValue(of: value)
+                    set(try coding.snapshotValue(of: value), at: index)
                 } catch {
                     throw ModelContextError.unencodableValue(
                         persistentModelID, property: property.name, reason: String(describing: error))
                 }
             case .relationship(_, let isToMany, _):
                 if let stored = storedValue(ofPropertyAt: index) {
-                    snapshotValues[property.name] = stored
+                    set(stored, at: index)
                 } else {
                     let models = ModelContext.models(in: values[propertyAt: index], of: property)
-                    snapshotValues[property.name] =
-                        isToMany ? .references(models.map(\.persistentModelID))
-                        : (models.first.map { .reference($0.persistentModelID) } ?? .null)
+                    set(
+                        isToMany
+                            ? .references(models.map(\.persistentModelID))
+                            : (models.first.map { .reference($0.persistentModelID) } ?? .null), at: index)
                 }
             }
+        }
+        if let layout = description.snapshotLayout {
+            return DefaultSnapshot(persistentIdentifier: persistentModelID, layout: layout, slots: slots)
         }
         return DefaultSnapshot(persistentIdentifier: persistentModelID, values: snapshotValues)
     }

@@ -77,7 +77,7 @@ public final class DocumentStore<Configuration: DocumentStoreConfiguration>: Dat
         func column(of entityName: String, attribute: String) -> AttributeColumn {
             let snapshots = snapshots(of: entityName)
             if let values = listings[entityName]?.columns[attribute] { return AttributeColumn(snapshots: snapshots, values: values) }
-            let values = snapshots.map { $0.values[attribute] ?? .null }
+            let values = snapshots.map { $0[attribute] ?? .null }
             listings[entityName]?.columns[attribute] = values
             return AttributeColumn(snapshots: snapshots, values: values)
         }

@@ -65,6 +65,12 @@ final class ModelDescription: @unchecked Sendable {
     let properties: [Property]
     let indexByKeyPath: [AnyKeyPath: Int]
     let indexByName: [String: Int]
+    /// The layout of the snapshots the model's backing data makes (every persisted property),
+    /// the one a store's snapshots of the entity have, so that loading one reads its values by
+    /// position; `nil` when two properties share a name (``problems`` then says so).
+    let snapshotLayout: SnapshotLayout?
+    /// Where each property's value is in a snapshot of ``snapshotLayout``, by property index.
+    let positionsInSnapshot: [Int]
     /// The model's persisted `let`s, whose values live in the object.
     let storedLets: StoredLetProperties
     /// Whether the model has persisted `let`s (asked before each read, without copying
@@ -163,6 +169,14 @@ final class ModelDescription: @unchecked Sendable {
         self.properties = properties
         indexByKeyPath = Dictionary(properties.indices.map { (properties[$0].keyPath, $0) }, uniquingKeysWith: { a, _ in a })
         indexByName = Dictionary(properties.indices.map { (properties[$0].name, $0) }, uniquingKeysWith: { a, _ in a })
+        if indexByName.count == properties.count {
+            let layout = SnapshotLayout.of(names: properties.map(\.name))
+            snapshotLayout = layout
+            positionsInSnapshot = properties.map { layout.positions[$0.name]! }
+        } else {
+            snapshotLayout = nil
+            positionsInSnapshot = []
+        }
         storedLets = StoredLetProperties.of(type)
         hasStoredLets = !storedLets.keyPaths.isEmpty
         for list in type._$uniquenessConstraints + type._$indices {

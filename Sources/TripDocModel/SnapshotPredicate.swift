@@ -145,7 +145,7 @@ extension PredicateExpressions.KeyPath: SnapshotEvaluable where Root: SnapshotRo
         else { return nil }
         let name = property.name
         return { snapshot in
-            let stored = snapshot.values[name] ?? .null
+            let stored = snapshot[name] ?? .null
             guard property.readsOnDemand(stored), let value = try? coding.value(from: stored) as? Output else {
                 throw SnapshotPredicate.Unevaluable()
             }
@@ -165,7 +165,7 @@ private func storedComparison(
     guard let property = description.property(named: pair.name) else { return nil }
     let constant = pair.value
     return { snapshot in
-        let stored = snapshot.values[pair.name] ?? .null
+        let stored = snapshot[pair.name] ?? .null
         guard property.readsOnDemand(stored) else { throw SnapshotPredicate.Unevaluable() }
         var order = SnapshotValue.scalarOrder(stored, constant)
         if pair.isFlipped, let forward = order {

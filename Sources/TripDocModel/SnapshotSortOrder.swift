@@ -82,7 +82,7 @@ struct SnapshotSortOrder {
     /// How two snapshots compare by the keys in turn.
     private func compare(_ a: DefaultSnapshot, _ b: DefaultSnapshot) throws -> ComparisonResult {
         for key in keys {
-            var result = try Self.compare(a.values[key.name] ?? .null, b.values[key.name] ?? .null)
+            var result = try Self.compare(a[key.name] ?? .null, b[key.name] ?? .null)
             if key.isReversed {
                 result = result == .orderedAscending ? .orderedDescending : result == .orderedDescending ? .orderedAscending : .orderedSame
             }

@@ -59,6 +59,10 @@ final class EntityCodingPlan: Sendable {
     /// per-value loops read these rather than the `Property` objects, whose references every
     /// thread would count.
     let codingsInKeyOrder: [Coding]
+    /// The layout of a snapshot holding every property, whose values are in key order as a
+    /// record's: a record becomes a snapshot without copying its values. `nil` for an entity
+    /// naming a property twice (a damaged schema).
+    let snapshotLayout: SnapshotLayout?
     /// A new array of a `.null` per property, in key order: what a snapshot's values start as.
     ///
     /// Made element by element, not with `Array(repeating:count:)`: that initialiser is not
@@ -104,6 +108,8 @@ final class EntityCodingPlan: Sendable {
         keysInKeyOrder = propertiesInKeyOrder.map(\.name) + [""]
         knowsKeysByPlace = !propertiesInKeyOrder.contains { $0.name == Self.identifierKey }
         codingsInKeyOrder = propertiesInKeyOrder.map(\.coding)
+        let names = propertiesInKeyOrder.map(\.name)
+        snapshotLayout = propertiesByName.count == names.count ? SnapshotLayout.of(namesInOrder: names) : nil
     }
 
     /// Whether records of `other` hold their values in this plan's order.

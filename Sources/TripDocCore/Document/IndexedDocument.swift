@@ -296,7 +296,7 @@ public struct IndexedDocument: Sendable {
         var key: [SnapshotValue] = []
         key.reserveCapacity(constraint.count)
         for name in constraint {
-            guard let value = snapshot.values[name], value != .null else { return nil }
+            guard let value = snapshot[name], value != .null else { return nil }
             key.append(value)
         }
         return key
@@ -333,8 +333,8 @@ public struct IndexedDocument: Sendable {
                 guard let names = indexedByEntity[identifier.entityName] else { continue }
                 let old = byIdentifier[identifier]
                 for name in names {
-                    let before = old.map { $0.values[name] ?? .null }
-                    let after = new.map { $0.values[name] ?? .null }
+                    let before = old.map { $0[name] ?? .null }
+                    let after = new.map { $0[name] ?? .null }
                     if before != after || old == nil || new == nil {
                         attributeIndexes[identifier.entityName]![name]!.update(identifier, from: before, to: after)
                     }

@@ -58,7 +58,7 @@ public struct DocumentMigratingSink<Next: DocumentDecodingSink>: DocumentDecodin
         var values: [String: SnapshotValue] = [:]
         values.reserveCapacity(current.plan.propertiesInKeyOrder.count)
         for property in current.plan.propertiesInKeyOrder {
-            var value = current.sources[property.name].flatMap { snapshot.values[$0] } ?? .null
+            var value = current.sources[property.name].flatMap { snapshot[$0] } ?? .null
             if value == .null, let fill = current.fills[property.name] { value = fill }
             if let migration, migration.renamesEntities, current.relationshipNames.contains(property.name) {
                 value = value.remappingReferences(migration.migratedReference)
@@ -66,7 +66,7 @@ public struct DocumentMigratingSink<Next: DocumentDecodingSink>: DocumentDecodin
             values[property.name] = value
         }
         let migrated = DefaultSnapshot(persistentIdentifier: current.migrated(snapshot.persistentIdentifier), values: values)
-        try uniqueness?.add(migrated.persistentIdentifier) { migrated.values[$0] ?? .null }
+        try uniqueness?.add(migrated.persistentIdentifier) { migrated[$0] ?? .null }
         try next.add(migrated)
     }
 

@@ -26,13 +26,13 @@ extension DefaultSnapshot {
     /// plain `JSONDecoder` gives back dates as dates and references as identifiers.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: DataStoreSnapshotCodingKey.self)
-        persistentIdentifier = try container.decode(PersistentIdentifier.self, forKey: .persistentIdentifier)
+        let persistentIdentifier = try container.decode(PersistentIdentifier.self, forKey: .persistentIdentifier)
         var values: [String: SnapshotValue] = [:]
         for key in container.allKeys where key != .persistentIdentifier {
             values[key.stringValue] =
                 try container.decodeNil(forKey: key) ? .null : container.decode(SnapshotValue.self, forKey: key)
         }
-        self.values = values
+        self.init(persistentIdentifier: persistentIdentifier, values: values)
     }
 
     /// Encodes the snapshot for any encoder, in the shape ``init(from:)`` reads.

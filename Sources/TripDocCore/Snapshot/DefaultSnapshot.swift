@@ -7,19 +7,74 @@ import Foundation
 public struct DefaultSnapshot: DataStoreSnapshot, Hashable {
     /// The identity of the model.
     public var persistentIdentifier: PersistentIdentifier
+    /// The names the snapshot holds values for, shared with every snapshot holding the same.
+    package private(set) var layout: SnapshotLayout
+    /// The values, one per name of ``layout``, at the same positions.
+    package private(set) var slots: [SnapshotValue]
+
     /// The persisted values by property name. A `nil` attribute is absent or ``SnapshotValue/null``.
-    public var values: [String: SnapshotValue]
+    ///
+    /// A snapshot keeps its values in an array laid out like every other snapshot of the same
+    /// properties, not in a dictionary: this property makes the dictionary. To read or set one
+    /// value, use ``subscript(_:)``, which does not.
+    public var values: [String: SnapshotValue] {
+        get { Dictionary(uniqueKeysWithValues: zip(layout.names, slots)) }
+        set {
+            layout = SnapshotLayout.of(names: newValue.keys)
+            slots = layout.names.map { newValue[$0]! }
+        }
+    }
 
     /// Creates a snapshot.
     public init(persistentIdentifier: PersistentIdentifier, values: [String: SnapshotValue]) {
         self.persistentIdentifier = persistentIdentifier
-        self.values = values
+        layout = SnapshotLayout.of(names: values.keys)
+        slots = layout.names.map { values[$0]! }
+    }
+
+    /// Creates a snapshot holding `slots`, one value per name of `layout`, in its order.
+    package init(persistentIdentifier: PersistentIdentifier, layout: SnapshotLayout, slots: [SnapshotValue]) {
+        precondition(slots.count == layout.names.count, "a snapshot needs one value per name of its layout")
+        self.persistentIdentifier = persistentIdentifier
+        self.layout = layout
+        self.slots = slots
     }
 
     /// The value of the property `name`, or `nil` when the snapshot has none.
     public subscript(name: String) -> SnapshotValue? {
-        get { values[name] }
-        set { values[name] = newValue }
+        get { layout.positions[name].map { slots[$0] } }
+        set {
+            if let position = layout.positions[name] {
+                if let newValue {
+                    slots[position] = newValue
+                } else {
+                    layout = layout.removing(at: position)
+                    slots.remove(at: position)
+                }
+            } else if let newValue {
+                let (layout, position) = layout.adding(name)
+                self.layout = layout
+                slots.insert(newValue, at: position)
+            }
+        }
+    }
+
+    /// The number of properties the snapshot holds a value for.
+    public var count: Int { slots.count }
+
+    /// Calls `body` with each property name and value, in the names' UTF-8 order.
+    public func forEachValue(_ body: (_ name: String, _ value: SnapshotValue) throws -> Void) rethrows {
+        for position in slots.indices { try body(layout.names[position], slots[position]) }
+    }
+
+    public static func == (a: DefaultSnapshot, b: DefaultSnapshot) -> Bool {
+        a.persistentIdentifier == b.persistentIdentifier && a.layout.isSame(as: b.layout) && a.slots == b.slots
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(persistentIdentifier)
+        hasher.combine(layout.names)
+        hasher.combine(slots)
     }
 
     /// The entity the snapshot belongs to.
@@ -30,13 +85,11 @@ public struct DefaultSnapshot: DataStoreSnapshot, Hashable {
         remappedIdentifiers: [PersistentIdentifier: PersistentIdentifier]?
     ) -> DefaultSnapshot {
         guard let remappedIdentifiers, !remappedIdentifiers.isEmpty else {
-            return DefaultSnapshot(persistentIdentifier: persistentIdentifier, values: values)
+            return DefaultSnapshot(persistentIdentifier: persistentIdentifier, layout: layout, slots: slots)
         }
         return DefaultSnapshot(
-            persistentIdentifier: persistentIdentifier,
-            values: values.mapValues { value in
-                value.remappingReferences { remappedIdentifiers[$0] ?? $0 }
-            })
+            persistentIdentifier: persistentIdentifier, layout: layout,
+            slots: slots.map { value in value.remappingReferences { remappedIdentifiers[$0] ?? $0 } })
     }
 
     /// Rewrites the references to the identifiers `remappedIdentifiers` maps, in place: only the
@@ -46,35 +99,31 @@ public struct DefaultSnapshot: DataStoreSnapshot, Hashable {
     mutating func remapReferences(_ remappedIdentifiers: [PersistentIdentifier: PersistentIdentifier]) -> Bool {
         var everyOneRewritten = true
         guard !remappedIdentifiers.isEmpty else {
-            return !values.values.contains { $0.refers { _ in true } }
+            return !slots.contains { $0.refers { _ in true } }
         }
-        // Not `for index in values.indices`: the indices collection holds the dictionary, whose
-        // first change would then copy it.
         // Each reference is looked up once (a bulk insert's snapshots refer to nothing else).
-        var index = values.startIndex
-        while index != values.endIndex {
-            switch values.values[index] {
+        for position in slots.indices {
+            switch slots[position] {
             case .reference(let target):
                 if let new = remappedIdentifiers[target] {
-                    values.values[index] = .reference(new)
+                    slots[position] = .reference(new)
                 } else {
                     everyOneRewritten = false
                 }
             case .references(let targets):
                 var rewritten: [PersistentIdentifier]?
-                for position in targets.indices {
-                    guard let new = remappedIdentifiers[targets[position]] else {
+                for index in targets.indices {
+                    guard let new = remappedIdentifiers[targets[index]] else {
                         everyOneRewritten = false
                         continue
                     }
                     if rewritten == nil { rewritten = targets }
-                    rewritten![position] = new
+                    rewritten![index] = new
                 }
-                if let rewritten { values.values[index] = .references(rewritten) }
+                if let rewritten { slots[position] = .references(rewritten) }
             default:
                 break
             }
-            values.formIndex(after: &index)
         }
         return everyOneRewritten
     }
@@ -82,7 +131,7 @@ public struct DefaultSnapshot: DataStoreSnapshot, Hashable {
     /// A copy with every identifier (its own and every reference) rewritten through `remap`.
     public func remapped(_ remap: (PersistentIdentifier) -> PersistentIdentifier) -> DefaultSnapshot {
         DefaultSnapshot(
-            persistentIdentifier: remap(persistentIdentifier),
-            values: values.mapValues { $0.remappingReferences(remap) })
+            persistentIdentifier: remap(persistentIdentifier), layout: layout,
+            slots: slots.map { $0.remappingReferences(remap) })
     }
 }

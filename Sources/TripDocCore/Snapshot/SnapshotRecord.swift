@@ -62,6 +62,9 @@ public struct SnapshotRecord: Sendable {
 
     /// The snapshot with its values keyed by name.
     public var snapshot: DefaultSnapshot {
+        if let layout = plan.snapshotLayout {
+            return DefaultSnapshot(persistentIdentifier: persistentIdentifier, layout: layout, slots: values)
+        }
         var dictionary: [String: SnapshotValue] = [:]
         dictionary.reserveCapacity(values.count)
         for property in plan.propertiesInKeyOrder { dictionary[property.name] = values[property.index] }
@@ -71,11 +74,17 @@ public struct SnapshotRecord: Sendable {
     /// The record of `snapshot` in `plan`'s order, with the names of the properties it holds
     /// that the plan does not have (left out). Properties it lacks are `.null`.
     static func of(_ snapshot: DefaultSnapshot, plan: EntityCodingPlan) -> (record: SnapshotRecord, unknown: [String]) {
+        if let layout = plan.snapshotLayout, snapshot.layout === layout {
+            let record = SnapshotRecord(
+                plan: plan, store: snapshot.persistentIdentifier.store ?? InternedName(""),
+                primaryKey: snapshot.persistentIdentifier.primaryKey, values: snapshot.slots, valuesFitPlan: false)
+            return (record, [])
+        }
         var found = 0
         var values: [SnapshotValue] = []
         values.reserveCapacity(plan.propertiesInKeyOrder.count)
         for property in plan.propertiesInKeyOrder {
-            if let value = snapshot.values[property.name] {
+            if let value = snapshot[property.name] {
                 values.append(value)
                 found += 1
             } else {
@@ -83,8 +92,8 @@ public struct SnapshotRecord: Sendable {
             }
         }
         let unknown =
-            found == snapshot.values.count
-            ? [] : snapshot.values.keys.filter { plan.propertiesByName[$0] == nil }.sorted()
+            found == snapshot.count
+            ? [] : snapshot.layout.names.filter { plan.propertiesByName[$0] == nil }.sorted()
         let record = SnapshotRecord(
             plan: plan, store: snapshot.persistentIdentifier.store ?? InternedName(""),
             primaryKey: snapshot.persistentIdentifier.primaryKey, values: values, valuesFitPlan: false)

@@ -31,7 +31,7 @@ extension IndexedDocument {
             needed.insert(entityName)
             for relationship in entity.relationships {
                 needed.insert(relationship.destination)
-                needsReferences(in: snapshot.values[relationship.name])
+                needsReferences(in: snapshot[relationship.name])
             }
         }
         for snapshot in request.updated {
@@ -41,11 +41,11 @@ extension IndexedDocument {
             guard heldEntities.contains(entity.name) else { continue }
             let previous = byIdentifier[identifier]
             for relationship in entity.relationships {
-                let value = snapshot.values[relationship.name] ?? .null
+                let value = snapshot[relationship.name] ?? .null
                 guard previous == nil || value != previous!.values[relationship.name] ?? .null else { continue }
                 needed.insert(relationship.destination)
                 needsReferences(in: value)
-                needsReferences(in: previous?.values[relationship.name])
+                needsReferences(in: previous?[relationship.name])
             }
         }
         var deleting = request.deleted.map(\.persistentIdentifier.entityName)

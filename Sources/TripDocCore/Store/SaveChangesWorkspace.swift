@@ -214,27 +214,27 @@ struct SaveChangesWorkspace {
     /// object has for a relationship it never set), keep the existing model's value, so an
     /// upsert never empties the existing model's relationships. To empty them, update the model.
     static func upsert(_ inserted: DefaultSnapshot, onto existing: DefaultSnapshot, entity: Schema.Entity) -> DefaultSnapshot {
-        var values = inserted.values
+        var values = inserted
         for name in entity.propertyNames {
             switch values[name] {
-            case nil: values[name] = existing.values[name]
+            case nil: values[name] = existing[name]
             case .null? where entity.relationship(named: name) != nil,
                 .references([])? where entity.relationship(named: name) != nil:
-                values[name] = existing.values[name] ?? values[name]
+                values[name] = existing[name] ?? values[name]
             default: break
             }
         }
-        return DefaultSnapshot(persistentIdentifier: inserted.persistentIdentifier, values: values)
+        return values
     }
 
     /// Records an update: the properties whose values differ, and the new values of the
     /// attributes among them (nil values omitted). Nothing when nothing differs.
     mutating func recordUpdate(from previous: DefaultSnapshot, to current: DefaultSnapshot, entity: Schema.Entity) {
-        let changed = entity.propertyNames.filter { (previous.values[$0] ?? .null) != (current.values[$0] ?? .null) }
+        let changed = entity.propertyNames.filter { (previous[$0] ?? .null) != (current[$0] ?? .null) }
         guard !changed.isEmpty else { return }
         var values: [String: SnapshotValue] = [:]
         for name in changed where entity.attribute(named: name) != nil {
-            if let value = current.values[name], value != .null { values[name] = value }
+            if let value = current[name], value != .null { values[name] = value }
         }
         changes.append(.update(current.persistentIdentifier, updatedAttributes: changed, values: values))
     }
@@ -257,10 +257,10 @@ struct SaveChangesWorkspace {
         }
         func remove(_ source: PersistentIdentifier, from relationship: Schema.Relationship, of target: PersistentIdentifier) {
             edit(target) { snapshot in
-                switch snapshot.values[relationship.name] {
-                case .reference(source): snapshot.values[relationship.name] = .null
+                switch snapshot[relationship.name] {
+                case .reference(source): snapshot[relationship.name] = .null
                 case .references(let list) where list.contains(source):
-                    snapshot.values[relationship.name] = .references(list.filter { $0 != source })
+                    snapshot[relationship.name] = .references(list.filter { $0 != source })
                 default: break
                 }
             }
@@ -279,14 +279,14 @@ struct SaveChangesWorkspace {
             }
             for plan in inverses {
                 let (relationship, others, inverse, siblings) = (plan.relationship, plan.others, plan.inverse, plan.siblings)
-                let beforeValue = previous?.values[relationship.name]
-                let afterValue = snapshot.values[relationship.name]
+                let beforeValue = previous?[relationship.name]
+                let afterValue = snapshot[relationship.name]
                 // An update that leaves the relationship as it was changes no other side.
                 if previous != nil, beforeValue == afterValue { continue }
                 let before = beforeValue?.referencedIdentifiers ?? []
                 let after = afterValue?.referencedIdentifiers ?? []
                 for target in before where !after.contains(target) {
-                    let stillHeld = siblings.contains { snapshot.values[$0.name]?.refers { $0 == target } == true }
+                    let stillHeld = siblings.contains { snapshot[$0.name]?.refers { $0 == target } == true }
                     guard !stillHeld else { continue }
                     for other in others { remove(id, from: other, of: target) }
                 }
@@ -295,22 +295,22 @@ struct SaveChangesWorkspace {
                     // A shared inverse gaining a model that already holds the destination in one
                     // of the relationships sharing it: nothing to add.
                     if others.count > 1,
-                        others.contains(where: { destination.values[$0.name]?.refers { $0 == id } == true })
+                        others.contains(where: { destination[$0.name]?.refers { $0 == id } == true })
                     {
                         continue
                     }
-                    switch destination.values[inverse.name] {
+                    switch destination[inverse.name] {
                     case .references(let list):
-                        if !list.contains(id) { edit(target) { $0.values[inverse.name] = .references(list + [id]) } }
+                        if !list.contains(id) { edit(target) { $0[inverse.name] = .references(list + [id]) } }
                     case .reference(id):
                         break
                     case .reference(let other):
                         // The destination leaves the model it belonged to.
                         remove(target, from: relationship, of: other)
-                        edit(target) { $0.values[inverse.name] = .reference(id) }
+                        edit(target) { $0[inverse.name] = .reference(id) }
                     default:
-                        if !inverse.isToMany { edit(target) { $0.values[inverse.name] = .reference(id) } }
-                        else { edit(target) { $0.values[inverse.name] = .references([id]) } }
+                        if !inverse.isToMany { edit(target) { $0[inverse.name] = .reference(id) } }
+                        else { edit(target) { $0[inverse.name] = .references([id]) } }
                     }
                 }
             }
@@ -405,8 +405,9 @@ struct SaveChangesWorkspace {
     func normalized(
         _ snapshot: DefaultSnapshot, entity: Schema.Entity, reportedAs identifier: PersistentIdentifier
     ) throws -> DefaultSnapshot {
-        var values = snapshot.values
-        for name in values.keys where !entity.hasProperty(named: name) {
+        // Worked on in place: a snapshot holding every property, as a context's do, is not copied.
+        var values = snapshot
+        for name in values.layout.names where !entity.hasProperty(named: name) {
             throw SaveChangesError.unknownProperty(identifier, property: name)
         }
         for attribute in entity.attributes {
@@ -451,7 +452,7 @@ struct SaveChangesWorkspace {
                     minimum: relationship.minimumModelCount, maximum: relationship.maximumModelCount)
             }
         }
-        return DefaultSnapshot(persistentIdentifier: snapshot.persistentIdentifier, values: values)
+        return values
     }
 
     /// Throws if a snapshot among `identifiers` refers to a model the store does not hold, in
@@ -600,11 +601,11 @@ struct SaveChangesWorkspace {
         let entity = entities[identifier.entityName]!
         var tombstone: [String: SnapshotValue] = [:]
         for attribute in entity.attributes where attribute.preservesValueOnDeletion {
-            if let value = snapshot.values[attribute.name], value != .null { tombstone[attribute.name] = value }
+            if let value = snapshot[attribute.name], value != .null { tombstone[attribute.name] = value }
         }
         changes.append(.delete(identifier, tombstone: tombstone))
         for relationship in entity.relationships {
-            let targets = (snapshot.values[relationship.name] ?? .null).referencedIdentifiers
+            let targets = (snapshot[relationship.name] ?? .null).referencedIdentifiers
             switch relationship.deleteRule {
             case .deny:
                 if let blocker = targets.first(where: { !requested.contains($0) && !deleted.contains($0) && current($0) != nil }) {
@@ -618,9 +619,9 @@ struct SaveChangesWorkspace {
                 for target in targets {
                     guard var related = current(target) else { continue }
                     for inverse in inverses {
-                        switch related.values[inverse] {
-                        case .reference(let back) where back == identifier: related.values[inverse] = .null
-                        case .references(let backs): related.values[inverse] = .references(backs.filter { $0 != identifier })
+                        switch related[inverse] {
+                        case .reference(let back) where back == identifier: related[inverse] = .null
+                        case .references(let backs): related[inverse] = .references(backs.filter { $0 != identifier })
                         default: break
                         }
                     }

@@ -131,16 +131,16 @@ struct QueryChecker {
     private static func reader(hops: [String], property: String)
         -> @Sendable (DefaultSnapshot, RelatedSnapshots) -> SnapshotValue
     {
-        if hops.isEmpty { return { snapshot, _ in snapshot.values[property] ?? .null } }
+        if hops.isEmpty { return { snapshot, _ in snapshot[property] ?? .null } }
         return { snapshot, related in
             var current = snapshot
             for hop in hops {
-                guard case .reference(let identifier) = current.values[hop], let next = related[identifier] else {
+                guard case .reference(let identifier) = current[hop], let next = related[identifier] else {
                     return .null
                 }
                 current = next
             }
-            return current.values[property] ?? .null
+            return current[property] ?? .null
         }
     }
 

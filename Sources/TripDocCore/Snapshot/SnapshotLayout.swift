@@ -1,0 +1,76 @@
+import Synchronization
+
+/// The property names a ``DefaultSnapshot`` holds values for, in one order shared by every
+/// snapshot with the same names: so that a snapshot keeps only its values, in an array, and
+/// finds a value by position where its maker and its reader agree on the layout.
+///
+/// The order is the names' UTF-8 order, the order a document lists a snapshot's keys in
+/// (``EntityCodingPlan``'s key order), so a record read from a document becomes a snapshot
+/// without copying its values. Layouts are interned: two layouts of the same names are one
+/// object (up to ``internedLimit`` distinct name lists), which makes the common comparison an
+/// identity check.
+package final class SnapshotLayout: Sendable {
+    /// The names, in UTF-8 order, without duplicates.
+    package let names: [String]
+    /// Each name's position in ``names``.
+    package let positions: [String: Int]
+
+    private init(names: [String]) {
+        self.names = names
+        var positions: [String: Int] = [:]
+        positions.reserveCapacity(names.count)
+        for (position, name) in names.enumerated() { positions[name] = position }
+        precondition(positions.count == names.count, "a snapshot layout names each property once")
+        self.positions = positions
+    }
+
+    /// The layout of no names.
+    package static let empty = SnapshotLayout.of(namesInOrder: [])
+
+    /// The most distinct name lists kept: past it, a layout is made for each request (equal
+    /// layouts are then compared by their names), so that a process reading documents of
+    /// endlessly varied schemas does not grow without bound.
+    static let internedLimit = 4096
+
+    private static let interned = Mutex<[[String]: SnapshotLayout]>([:])
+
+    /// The layout of `names`, which must be in UTF-8 order without duplicates.
+    package static func of(namesInOrder names: [String]) -> SnapshotLayout {
+        interned.withLock { table in
+            if let layout = table[names] { return layout }
+            let layout = SnapshotLayout(names: names)
+            if table.count < internedLimit { table[names] = layout }
+            return layout
+        }
+    }
+
+    /// The layout of `names`, in any order, without duplicates.
+    package static func of<Names: Sequence<String>>(names: Names) -> SnapshotLayout {
+        of(namesInOrder: names.sorted(by: precedes))
+    }
+
+    /// Whether `a` comes before `b` in a layout (UTF-8 order).
+    package static func precedes(_ a: String, _ b: String) -> Bool {
+        a.utf8.lexicographicallyPrecedes(b.utf8)
+    }
+
+    /// Whether the two layouts hold the same names (the same object, when both are interned).
+    package func isSame(as other: SnapshotLayout) -> Bool {
+        self === other || names == other.names
+    }
+
+    /// This layout with `name` added; `position` is where its value goes.
+    func adding(_ name: String) -> (layout: SnapshotLayout, position: Int) {
+        let position = names.firstIndex { Self.precedes(name, $0) } ?? names.count
+        var names = self.names
+        names.insert(name, at: position)
+        return (Self.of(namesInOrder: names), position)
+    }
+
+    /// This layout without the name at `position`.
+    func removing(at position: Int) -> SnapshotLayout {
+        var names = self.names
+        names.remove(at: position)
+        return Self.of(namesInOrder: names)
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+@testable import TripDocCore
+
+/// A snapshot keeps its values in an array laid out by property name; these pin down that it
+/// still behaves exactly as the dictionary of values its public API presents.
+@Suite struct DefaultSnapshotTests {
+    let trip = PersistentIdentifier(storeIdentifier: "S", entityName: "Trip", primaryKey: "1")
+
+    @Test func valuesReadBackAsGivenWhateverTheOrderTheyWereSetIn() {
+        let values: [String: SnapshotValue] = ["name": .string("Kyoto"), "destination": .null, "ëté": .int(3)]
+        var built = DefaultSnapshot(persistentIdentifier: trip, values: [:])
+        for (name, value) in values.sorted(by: { $0.key > $1.key }) { built[name] = value }
+        let given = DefaultSnapshot(persistentIdentifier: trip, values: values)
+        #expect(built.values == values)
+        #expect(given.values == values)
+        #expect(built == given)
+        #expect(built.hashValue == given.hashValue)
+        #expect(built.count == 3)
+        #expect(built["destination"] == .null)
+        #expect(built["missing"] == nil)
+    }
+
+    @Test func anAbsentValueDiffersFromANullOne() {
+        let absent = DefaultSnapshot(persistentIdentifier: trip, values: ["name": .string("a")])
+        let null = DefaultSnapshot(persistentIdentifier: trip, values: ["name": .string("a"), "destination": .null])
+        #expect(absent != null)
+        var removed = null
+        removed["destination"] = nil
+        #expect(removed == absent)
+        #expect(removed.values == ["name": .string("a")])
+    }
+
+    @Test func settingTheValuesDictionaryReplacesEveryValue() {
+        var snapshot = DefaultSnapshot(persistentIdentifier: trip, values: ["name": .string("a"), "x": .int(1)])
+        snapshot.values = ["y": .bool(true)]
+        #expect(snapshot.values == ["y": .bool(true)])
+        snapshot.values["z"] = .int(2)
+        #expect(snapshot.values == ["y": .bool(true), "z": .int(2)])
+    }
+
+    @Test func valuesAreVisitedInTheOrderADocumentListsThem() {
+        let snapshot = DefaultSnapshot(
+            persistentIdentifier: trip, values: ["b": .int(2), "a": .int(1), "Z": .int(0), "é": .int(3)])
+        var names: [String] = []
+        snapshot.forEachValue { name, _ in names.append(name) }
+        #expect(names == ["Z", "a", "b", "é"])
+    }
+
+    @Test func snapshotsOfTheSameNamesShareOneLayout() {
+        let a = DefaultSnapshot(persistentIdentifier: trip, values: ["name": .string("a"), "destination": .null])
+        var b = DefaultSnapshot(persistentIdentifier: trip, values: [:])
+        b["destination"] = .string("x")
+        b["name"] = .string("b")
+        #expect(a.layout === b.layout)
+    }
+
+    @Test func remappingRewritesReferencesAndKeepsTheRest() {
+        let old = PersistentIdentifier(storeIdentifier: "S", entityName: "Item", primaryKey: "t1")
+        let new = PersistentIdentifier(storeIdentifier: "S", entityName: "Item", primaryKey: "7")
+        var snapshot = DefaultSnapshot(
+            persistentIdentifier: trip, values: ["items": .references([old]), "first": .reference(old), "n": .int(1)])
+        let copy = snapshot.copy(persistentIdentifier: trip, remappedIdentifiers: [old: new])
+        let everyOneRewritten = snapshot.remapReferences([old: new])
+        #expect(everyOneRewritten)
+        #expect(snapshot == copy)
+        #expect(snapshot.values == ["items": .references([new]), "first": .reference(new), "n": .int(1)])
+    }
+}
