@@ -22,7 +22,9 @@ extension ModelContext {
         guard case .relationship(let destination, let isToMany, _) = property.kind else { return models(in: value) }
         func typed<M: PersistentModel>(_ type: M.Type) -> [any PersistentModel]? {
             if isToMany {
-                if let list = value as? [M] { return list.map { $0 } }
+                // Through a buffer: an array's subscript, in this code left generic, allocates
+                // for each element it yields.
+                if let list = value as? [M] { return list.withUnsafeBufferPointer { $0.map { $0 } } }
             } else if let model = value as? M? {
                 return model.map { [$0] } ?? []
             }
