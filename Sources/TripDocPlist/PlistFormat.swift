@@ -163,7 +163,8 @@ public struct PlistFormat: DocumentFormat {
 
     /// Refuses a snapshot holding text longer than one plist element may hold.
     static func checkLengths(of snapshot: DefaultSnapshot) throws {
-        for (property, value) in snapshot.values where Self.longestText(in: value) > Self.maximumValueLength {
+        try snapshot.forEachValue { property, value in
+            guard Self.longestText(in: value) > Self.maximumValueLength else { return }
             throw DocumentWriteError(
                 identifier: snapshot.persistentIdentifier, property: property,
                 message: "is longer than the \(Self.maximumValueLength) bytes one plist element may hold; "

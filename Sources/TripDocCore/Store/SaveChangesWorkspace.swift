@@ -469,11 +469,13 @@ struct SaveChangesWorkspace {
         // which holds every entity whose references the save changes) is taken as held.
         func isMissing(_ target: PersistentIdentifier, in property: String, of identifier: PersistentIdentifier) -> Bool {
             guard current(target) == nil, base.holds(target.entityName) else { return false }
-            return !(base.snapshot(for: identifier)?.values[property]?.refers { $0 == target } ?? false)
+            return !(base.snapshot(for: identifier)?[property]?.refers { $0 == target } ?? false)
         }
         func dangles(_ identifier: PersistentIdentifier) -> Bool {
             guard let snapshot = current(identifier) else { return false }
-            return snapshot.values.contains { property, value in value.refers { isMissing($0, in: property, of: identifier) } }
+            return snapshot.slots.indices.contains { position in
+                snapshot.slots[position].refers { isMissing($0, in: snapshot.layout.names[position], of: identifier) }
+            }
         }
         guard identifiers.contains(where: dangles) else { return }
         let reported = reported()
