@@ -546,7 +546,10 @@ public struct DocumentDecoder {
                         }
                         targets.append(target)
                     }
-                    return .references(Array(targets[...]))
+                    // A copy of exactly the targets read: an array made from the whole of
+                    // `targets` would share its buffer, spare capacity included, and the next
+                    // snapshot's `removeAll(keepingCapacity:)` would then allocate another.
+                    return .references(targets.withUnsafeBufferPointer { Array($0) })
                 }
             }
         }
