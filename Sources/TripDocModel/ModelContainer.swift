@@ -8,8 +8,15 @@ import TripDocCore
 public final class ModelContainer: @unchecked Sendable {
     /// The schema of every model type the container holds.
     public let schema: Schema
-    /// The configurations, each with the container's schema.
-    public let configurations: [any DataStoreConfiguration]
+    /// Every configuration, in the order given, each with the container's schema: tripdoc's
+    /// ``ModelConfiguration``s and any other store's.
+    public let dataStoreConfigurations: [any DataStoreConfiguration]
+    /// The container's ``ModelConfiguration``s (SwiftData's `configurations`), so that
+    /// `container.configurations.first?.url` finds the store's file; a custom store's
+    /// configurations are in ``dataStoreConfigurations``.
+    public var configurations: Set<ModelConfiguration> {
+        Set(dataStoreConfigurations.compactMap { $0 as? ModelConfiguration })
+    }
     /// The stores, one per configuration.
     let stores: [ModelStore]
     /// The model types, by entity name.
@@ -96,7 +103,7 @@ public final class ModelContainer: @unchecked Sendable {
             configured.append(configuration)
             stores.append(try Self.openStore(configuration, migrationPlan: migrationPlan))
         }
-        self.configurations = configured
+        self.dataStoreConfigurations = configured
         self.stores = stores
         var modelTypes: [String: any PersistentModel.Type] = [:]
         for type in givenTypes { modelTypes[ModelDescription.entityName(of: type)] = type }

@@ -6,10 +6,17 @@ extension ModelContext {
     /// transaction) per store, then takes the stores' state: inserted models get their permanent
     /// identifiers, upserts and delete rules show in the registered models.
     ///
+    /// Posts ``willSave`` before and ``didSave`` after (naming what the stores took, also when
+    /// a later store then refused), both with the context as their object.
+    ///
     /// - Throws: The store's error (such as `SaveChangesError` for a `deny` rule or a missing
     ///   value); the unsaved changes stay in the context.
     public func save() throws {
         guard hasChanges else { return }
+        NotificationCenter.default.post(name: Self.willSave, object: self)
+        // The models each store took, for didSave.
+        var saved = SavedModels()
+        defer { if !saved.isEmpty { postDidSave(saved) } }
         // Each entity's store, looked up once per save rather than once per model.
         var storesByEntity: [(entityName: String, store: ModelStore)] = []
         func storeHolding(_ id: PersistentIdentifier) throws -> ModelStore {
@@ -51,6 +58,7 @@ extension ModelContext {
                 // This store has the changes now, whatever happens with the next one.
                 commit(inserted: inserted, changed: changedModels, deleted: deleted, remapped: result.remappedIdentifiers)
                 committedAny = true
+                saved.append(inserted: inserted, updated: changedModels, deleted: deleted)
                 if let storeChanged {
                     // The first store's report is taken as it is, not copied into an empty table.
                     if changed?.isEmpty == true { changed = storeChanged } else { changed?.merge(storeChanged) { _, new in new } }

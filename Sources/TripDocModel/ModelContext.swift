@@ -95,7 +95,7 @@ public final class ModelContext {
             autosaveError = nil
         } catch {
             autosaveError = error
-            let store = container.configurations.map(\.name).joined(separator: ", ")
+            let store = container.dataStoreConfigurations.map(\.name).joined(separator: ", ")
             FileHandle.standardError.write(
                 Data("tripdoc: autosave of store \(store) failed: \(error); the changes are still pending in the context\n".utf8))
             NotificationCenter.default.post(

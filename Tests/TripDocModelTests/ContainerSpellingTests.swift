@@ -11,7 +11,7 @@ import TripDocTestSupport
         context.insert(Trip(name: "Tokyo", destination: "Japan"))
         try context.save()
         #expect(try context.fetchCount(FetchDescriptor<Trip>()) == 1)
-        #expect((container.configurations.first as? ModelConfiguration)?.isStoredInMemoryOnly == true)
+        #expect(container.configurations.first?.isStoredInMemoryOnly == true)
 
         let schema = Schema([Trip.self])
         let configuration = ModelConfiguration(schema: schema, isStoredInMemoryOnly: true)
@@ -27,6 +27,8 @@ import TripDocTestSupport
             for: Trip.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true),
             ModelConfiguration(url: scratch.file("b.json")))
         #expect(two.configurations.count == 2)
+        #expect(one.configurations.first?.url == scratch.file("a.json"))
+        #expect(two.dataStoreConfigurations.map(\.name).count == 2)
         // No configuration: the default store (compiled here; opened only in the default place).
         let make: () throws -> ModelContainer = { try ModelContainer(for: Trip.self) }
         _ = make

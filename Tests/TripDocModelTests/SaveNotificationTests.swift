@@ -1,0 +1,112 @@
+import Foundation
+import Synchronization
+import Testing
+import TripDoc
+
+/// `ModelContext.willSave` and `didSave`, as apps observe them to follow what a context saved.
+@Suite struct SaveNotificationTests {
+    /// One notification a context posted.
+    struct Entry: Sendable {
+        var name: Notification.Name
+        var inserted, updated, deleted: [PersistentIdentifier]?
+        var hasUserInfo: Bool
+    }
+
+    /// The notifications posted, in order.
+    final class Log: Sendable {
+        let entries = Mutex<[Entry]>([])
+    }
+
+    /// The notifications a context posts while this is kept.
+    final class Posted {
+        let log = Log()
+        var observers: [any NSObjectProtocol] = []
+
+        init(observing context: ModelContext) {
+            let log = self.log
+            for name in [ModelContext.willSave, ModelContext.didSave] {
+                observers.append(
+                    NotificationCenter.default.addObserver(forName: name, object: context, queue: nil) { notification in
+                        let info = notification.userInfo
+                        func identifiers(_ key: ModelContext.NotificationKey) -> [PersistentIdentifier]? {
+                            info?[key.rawValue] as? [PersistentIdentifier]
+                        }
+                        let entry = Entry(
+                            name: notification.name, inserted: identifiers(.insertedIdentifiers),
+                            updated: identifiers(.updatedIdentifiers), deleted: identifiers(.deletedIdentifiers),
+                            hasUserInfo: info != nil)
+                        log.entries.withLock { $0.append(entry) }
+                    })
+            }
+        }
+
+        deinit { for observer in observers { NotificationCenter.default.removeObserver(observer) } }
+
+        var names: [Notification.Name] { log.entries.withLock { $0.map(\.name) } }
+        var last: Entry? { log.entries.withLock { $0.last } }
+    }
+
+    func context(allowsSave: Bool = true) throws -> ModelContext {
+        let configuration = ModelConfiguration(isStoredInMemoryOnly: true, allowsSave: allowsSave)
+        return ModelContext(try ModelContainer(for: Trip.self, configurations: configuration))
+    }
+
+    @Test func aSaveIsAnnouncedAndThenNamesWhatItInsertedUpdatedAndDeleted() throws {
+        let context = try context()
+        let posted = Posted(observing: context)
+        let kyoto = Trip(name: "Kyoto", destination: "Japan")
+        let lima = Trip(name: "Lima", destination: "Peru")
+        context.insert(kyoto)
+        context.insert(lima)
+        try context.save()
+        #expect(posted.names == [ModelContext.willSave, ModelContext.didSave])
+        // Inserted models are named by the permanent identifiers the save gave them.
+        #expect(Set(posted.last?.inserted ?? []) == [kyoto.persistentModelID, lima.persistentModelID])
+        #expect(posted.last?.inserted?.contains { $0.isTemporary } == false)
+        #expect(posted.last?.updated == [])
+        #expect(posted.last?.deleted == [])
+
+        kyoto.destination = "Kansai"
+        let limaIdentifier = lima.persistentModelID
+        context.delete(lima)
+        try context.save()
+        #expect(posted.names.count == 4)
+        #expect(posted.last?.inserted == [])
+        #expect(posted.last?.updated == [kyoto.persistentModelID])
+        #expect(posted.last?.deleted == [limaIdentifier])
+    }
+
+    @Test func nothingIsPostedWhenThereIsNothingToSave() throws {
+        let context = try context()
+        let posted = Posted(observing: context)
+        try context.save()
+        #expect(posted.names.isEmpty)
+    }
+
+    @Test func aRefusedSaveIsAnnouncedButNotReportedAsDone() throws {
+        let context = try context(allowsSave: false)
+        let posted = Posted(observing: context)
+        context.insert(Trip(name: "Kyoto", destination: "Japan"))
+        #expect(throws: (any Error).self) { try context.save() }
+        #expect(posted.names == [ModelContext.willSave])
+        #expect(posted.last?.hasUserInfo == false)
+    }
+
+    @Test func processingPendingChangesLeavesThemPendingAndListed() throws {
+        let context = try context()
+        let trip = Trip(name: "Kyoto", destination: "Japan")
+        context.insert(trip)
+        context.processPendingChanges()
+        #expect(context.hasChanges)
+        #expect(context.insertedModelsArray.map(\.persistentModelID) == [trip.persistentModelID])
+        #expect(try context.fetchCount(FetchDescriptor<Trip>()) == 1)
+    }
+
+    @Test func theKeysAreSwiftDatasNames() {
+        #expect(ModelContext.NotificationKey.insertedIdentifiers.rawValue == "insertedIdentifiers")
+        #expect(ModelContext.NotificationKey.updatedIdentifiers.rawValue == "updatedIdentifiers")
+        #expect(ModelContext.NotificationKey.deletedIdentifiers.rawValue == "deletedIdentifiers")
+        #expect(ModelContext.didSave.rawValue.contains("didSave"))
+        #expect(ModelContext.willSave.rawValue.contains("willSave"))
+    }
+}
