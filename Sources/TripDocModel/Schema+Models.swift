@@ -26,6 +26,16 @@ extension Schema {
         return Array(all.values)
     }
 
+    /// The name of the entity that stores `type`'s models (SwiftData's `entityName(for:)`).
+    public static func entityName<T: PersistentModel>(for type: T.Type) -> String {
+        ModelDescription.entityName(of: type)
+    }
+
+    /// The entity that stores `type`'s models, if the schema has it (SwiftData's `entity(for:)`).
+    public func entity<T: PersistentModel>(for type: T.Type) -> Entity? {
+        entity(named: Self.entityName(for: type))
+    }
+
     /// The schema of model types, variadic.
     public init(_ types: any PersistentModel.Type..., version: Version = Version(1, 0, 0)) {
         self.init(types, version: version)

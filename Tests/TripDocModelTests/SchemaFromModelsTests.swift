@@ -10,6 +10,12 @@ import TripDoc
         #expect(schema.entities.map(\.name) == ["BucketListItem", "LivingAccommodation", "Trip"])
     }
 
+    @Test func aModelTypeNamesItsEntity() {
+        #expect(Schema.entityName(for: BucketListItem.self) == "BucketListItem")
+        #expect(schema.entity(for: LivingAccommodation.self)?.name == "LivingAccommodation")
+        #expect(Schema([BucketListItem.self]).entity(for: Trip.self)?.name == "Trip")
+    }
+
     @Test func attributesKeepTheirTypesOptionsAndOrder() throws {
         let trip = try #require(schema.entity(named: "Trip"))
         #expect(trip.attributes.map(\.name) == ["name", "destination", "startDate", "endDate"])
