@@ -12,7 +12,6 @@ enum MacroDiagnostic: DiagnosticMessage {
     case multipleBindings(names: [String])
     case destructuringPattern(pattern: String)
     case lazyProperty(name: String)
-    case propertyObservers(name: String)
     case transientWithoutInitialValue(name: String)
 
     // @_PersistedProperty
@@ -52,8 +51,6 @@ enum MacroDiagnostic: DiagnosticMessage {
             "declare each property of '\(pattern)' separately: @Model persists one named property per declaration"
         case .lazyProperty(let name):
             "'\(name)' is 'lazy', which @Model does not support on persisted properties: remove 'lazy', or mark it @Transient"
-        case .propertyObservers(let name):
-            "willSet/didSet on persisted property '\(name)' is not supported: remove the observers, or mark '\(name)' @Transient"
         case .transientWithoutInitialValue(let name):
             "@Transient property '\(name)' needs an initial value: it is not saved, so a fetched model must get it from somewhere"
         case .persistedPropertyOutsideClass:

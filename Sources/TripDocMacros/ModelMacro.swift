@@ -127,7 +127,7 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
     private static func backingDataInit(_ typeName: String, _ properties: [PersistedProperty]) -> DeclSyntax {
         let storage = properties.map { property in
             if !property.isLet {
-                return "\(property.storageName) = ()\n"
+                return "\(property.storageName) = TripDoc.PersistedPropertyStorage()\n"
             }
             if property.defaultValue == nil {
                 return "self.\(property.identifier) = backingData.getValue(forKey: \\\(typeName).\(property.identifier))\n"

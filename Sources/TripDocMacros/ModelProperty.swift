@@ -17,6 +17,9 @@ struct PersistedProperty {
     /// saved, and a fetched model gets it in `init(backingData:)` (or, for a `let` with an
     /// initial value, from its context right after).
     let isLet: Bool
+    /// The property's `willSet` and `didSet` observers as written, if any, which the setter
+    /// `@_PersistedProperty` makes runs around each change.
+    var observers = PropertyObservers()
 
     /// The zero-size stored property that `@_PersistedProperty` adds next to this one,
     /// so that `init(backingData:)` can tell the compiler the property is initialized.
@@ -92,8 +95,11 @@ enum ModelPropertyRole {
         if let lazy = variable.lazyModifier {
             return .invalid(at: lazy, .lazyProperty(name: name))
         }
-        if let observers = binding.accessorBlock {
-            return .invalid(at: observers, .propertyObservers(name: name))
+        // `willSet`/`didSet` (a computed property never gets here): run by the setter.
+        var observers = PropertyObservers()
+        if let accessors = binding.accessorBlock {
+            guard let found = PropertyObservers(accessors) else { return .untouched }
+            observers = found
         }
         return .persisted(
             PersistedProperty(
@@ -101,7 +107,8 @@ enum ModelPropertyRole {
                 name: name,
                 defaultValue: binding.initializer?.value,
                 metadata: metadata(of: variable),
-                isLet: variable.isLet))
+                isLet: variable.isLet,
+                observers: observers))
     }
 
     /// The schema metadata an `@Attribute(...)` or `@Relationship(...)` marker asks for,

@@ -7,9 +7,13 @@ import SwiftSyntaxMacros
 /// - accessor: an `init` accessor (so the property can still have an initial value and be
 ///   assigned in the class's initializers), a getter and a setter, all reading and writing
 ///   the model's backing data by key path.
-/// - peer: a zero-size `private var _name: Void` that the `init` accessor initializes.
-///   Without it the compiler would insist that `init(backingData:)` assign every persisted
-///   property; with it, `init(backingData:)` assigns `_name = ()` instead.
+/// - peer: a zero-size `private var _name: TripDoc.PersistedPropertyStorage` that the `init`
+///   accessor initializes. Without it the compiler would insist that `init(backingData:)` assign
+///   every persisted property; with it, `init(backingData:)` initializes `_name` instead. It is
+///   not `Void`, which a stored property starts out with: storage that starts uninitialized
+///   makes an initial value and a first assignment in an initializer go through the `init`
+///   accessor, as a stored property's do, so `willSet`/`didSet` (which the setter runs: see
+///   `PropertyObservers`) run for later changes only, as SwiftData's do.
 public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
     public static func expansion(
         of node: AttributeSyntax,
@@ -27,7 +31,7 @@ public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
             @storageRestrictions(initializes: \(raw: property.storageName), accesses: _$backingData)
             init(initialValue) {
                 _$backingData.setValue(forKey: \(raw: keyPath), to: initialValue)
-                \(raw: property.storageName) = ()
+                \(raw: property.storageName) = TripDoc.PersistedPropertyStorage()
             }
             """,
             """
@@ -37,7 +41,9 @@ public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
             """,
             """
             set {
-                _$backingData.setValue(forKey: \(raw: keyPath), to: newValue)
+                \(raw: property.observers.setterBody(
+                    change: "_$backingData.setValue(forKey: \(keyPath), to: newValue)",
+                    read: "_$backingData.getValue(forKey: \(keyPath))"))
             }
             """,
         ]
@@ -55,7 +61,7 @@ public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
         else {
             return []
         }
-        return ["private var \(raw: property.storageName): Void"]
+        return ["private var \(raw: property.storageName): TripDoc.PersistedPropertyStorage"]
     }
 
     /// The property this macro is attached to, when `@Model` would persist it; otherwise

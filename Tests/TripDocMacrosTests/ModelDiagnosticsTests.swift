@@ -86,34 +86,6 @@ final class ModelDiagnosticsTests: XCTestCase {
             macroSpecs: tripDocMacroSpecs)
     }
 
-    func testObserversOnPersistedPropertyAreUnsupported() {
-        assertMacroExpansion(
-            """
-            @Model
-            final class Trip {
-                var nights: Int { didSet { print(nights) } }
-                @Transient var isSelected = false { didSet { print(isSelected) } }
-            }
-            """,
-            expandedSource: """
-                final class Trip {
-                    var nights: Int { didSet { print(nights) } }
-                    var isSelected = false { didSet { print(isSelected) } }
-                \(modelMembers("Trip"))
-                }
-
-                extension Trip: TripDoc.PersistentModel {
-                }
-                """,
-            diagnostics: [
-                DiagnosticSpec(
-                    message:
-                        "willSet/didSet on persisted property 'nights' is not supported: remove the observers, or mark 'nights' @Transient",
-                    line: 3, column: 21)
-            ],
-            macroSpecs: tripDocMacroSpecs)
-    }
-
     func testLazyPersistedPropertyIsUnsupported() {
         assertMacroExpansion(
             """

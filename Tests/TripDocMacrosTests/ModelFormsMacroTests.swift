@@ -11,7 +11,7 @@ final class ModelFormsMacroTests: XCTestCase {
                 @storageRestrictions(initializes: _\#(name), accesses: _$backingData)
                 init(initialValue) {
                     _$backingData.setValue(forKey: \\#(type).\#(name), to: initialValue)
-                    _\#(name) = ()
+                    _\#(name) = TripDoc.PersistedPropertyStorage()
                 }
                 get {
                     _$backingData.getValue(forKey: \\#(type).\#(name))
@@ -21,7 +21,7 @@ final class ModelFormsMacroTests: XCTestCase {
                 }
             }
 
-            private var _\#(name): Void
+            private var _\#(name): TripDoc.PersistedPropertyStorage
         """#
     }
 

@@ -38,7 +38,7 @@ final class ModelMacroTests: XCTestCase {
                         @storageRestrictions(initializes: _name, accesses: _$backingData)
                         init(initialValue) {
                             _$backingData.setValue(forKey: \Trip.name, to: initialValue)
-                            _name = ()
+                            _name = TripDoc.PersistedPropertyStorage()
                         }
                         get {
                             _$backingData.getValue(forKey: \Trip.name)
@@ -48,12 +48,12 @@ final class ModelMacroTests: XCTestCase {
                         }
                     }
 
-                    private var _name: Void
+                    private var _name: TripDoc.PersistedPropertyStorage
                     var destination: String {
                         @storageRestrictions(initializes: _destination, accesses: _$backingData)
                         init(initialValue) {
                             _$backingData.setValue(forKey: \Trip.destination, to: initialValue)
-                            _destination = ()
+                            _destination = TripDoc.PersistedPropertyStorage()
                         }
                         get {
                             _$backingData.getValue(forKey: \Trip.destination)
@@ -63,12 +63,12 @@ final class ModelMacroTests: XCTestCase {
                         }
                     }
 
-                    private var _destination: Void
+                    private var _destination: TripDoc.PersistedPropertyStorage
                     var startDate: Date {
                         @storageRestrictions(initializes: _startDate, accesses: _$backingData)
                         init(initialValue) {
                             _$backingData.setValue(forKey: \Trip.startDate, to: initialValue)
-                            _startDate = ()
+                            _startDate = TripDoc.PersistedPropertyStorage()
                         }
                         get {
                             _$backingData.getValue(forKey: \Trip.startDate)
@@ -78,12 +78,12 @@ final class ModelMacroTests: XCTestCase {
                         }
                     }
 
-                    private var _startDate: Void
+                    private var _startDate: TripDoc.PersistedPropertyStorage
                     var endDate: Date {
                         @storageRestrictions(initializes: _endDate, accesses: _$backingData)
                         init(initialValue) {
                             _$backingData.setValue(forKey: \Trip.endDate, to: initialValue)
-                            _endDate = ()
+                            _endDate = TripDoc.PersistedPropertyStorage()
                         }
                         get {
                             _$backingData.getValue(forKey: \Trip.endDate)
@@ -93,12 +93,12 @@ final class ModelMacroTests: XCTestCase {
                         }
                     }
 
-                    private var _endDate: Void
+                    private var _endDate: TripDoc.PersistedPropertyStorage
                     var bucketList: [BucketListItem] {
                         @storageRestrictions(initializes: _bucketList, accesses: _$backingData)
                         init(initialValue) {
                             _$backingData.setValue(forKey: \Trip.bucketList, to: initialValue)
-                            _bucketList = ()
+                            _bucketList = TripDoc.PersistedPropertyStorage()
                         }
                         get {
                             _$backingData.getValue(forKey: \Trip.bucketList)
@@ -108,12 +108,12 @@ final class ModelMacroTests: XCTestCase {
                         }
                     }
 
-                    private var _bucketList: Void
+                    private var _bucketList: TripDoc.PersistedPropertyStorage
                     var livingAccommodation: LivingAccommodation? {
                         @storageRestrictions(initializes: _livingAccommodation, accesses: _$backingData)
                         init(initialValue) {
                             _$backingData.setValue(forKey: \Trip.livingAccommodation, to: initialValue)
-                            _livingAccommodation = ()
+                            _livingAccommodation = TripDoc.PersistedPropertyStorage()
                         }
                         get {
                             _$backingData.getValue(forKey: \Trip.livingAccommodation)
@@ -123,7 +123,7 @@ final class ModelMacroTests: XCTestCase {
                         }
                     }
 
-                    private var _livingAccommodation: Void
+                    private var _livingAccommodation: TripDoc.PersistedPropertyStorage
                     var isSelected: Bool = false
                     var displayName: String { name.uppercased() }
                     static var count = 0
@@ -161,12 +161,12 @@ final class ModelMacroTests: XCTestCase {
                     }
 
                     public required init(backingData: any TripDoc.BackingData<Trip>) {
-                        _name = ()
-                        _destination = ()
-                        _startDate = ()
-                        _endDate = ()
-                        _bucketList = ()
-                        _livingAccommodation = ()
+                        _name = TripDoc.PersistedPropertyStorage()
+                        _destination = TripDoc.PersistedPropertyStorage()
+                        _startDate = TripDoc.PersistedPropertyStorage()
+                        _endDate = TripDoc.PersistedPropertyStorage()
+                        _bucketList = TripDoc.PersistedPropertyStorage()
+                        _livingAccommodation = TripDoc.PersistedPropertyStorage()
                         _$backingData = backingData
                     }
                 }
@@ -191,7 +191,7 @@ final class ModelMacroTests: XCTestCase {
                         @storageRestrictions(initializes: _text, accesses: _$backingData)
                         init(initialValue) {
                             _$backingData.setValue(forKey: \Note.text, to: initialValue)
-                            _text = ()
+                            _text = TripDoc.PersistedPropertyStorage()
                         }
                         get {
                             _$backingData.getValue(forKey: \Note.text)
@@ -201,7 +201,7 @@ final class ModelMacroTests: XCTestCase {
                         }
                     }
 
-                    private var _text: Void
+                    private var _text: TripDoc.PersistedPropertyStorage
                     private var _$backingData: any TripDoc.BackingData<Note> = Note.createBackingData()
 
                     public var persistentBackingData: any TripDoc.BackingData<Note> {
@@ -220,7 +220,7 @@ final class ModelMacroTests: XCTestCase {
                     }
 
                     public required init(backingData: any TripDoc.BackingData<Note>) {
-                        _text = ()
+                        _text = TripDoc.PersistedPropertyStorage()
                         _$backingData = backingData
                     }
                 }

@@ -18,7 +18,7 @@ final class PersistedPropertyMacroTests: XCTestCase {
                         @storageRestrictions(initializes: _name, accesses: _$backingData)
                         init(initialValue) {
                             _$backingData.setValue(forKey: \Trip.name, to: initialValue)
-                            _name = ()
+                            _name = TripDoc.PersistedPropertyStorage()
                         }
                         get {
                             _$backingData.getValue(forKey: \Trip.name)
@@ -28,7 +28,61 @@ final class PersistedPropertyMacroTests: XCTestCase {
                         }
                     }
 
-                    private var _name: Void
+                    private var _name: TripDoc.PersistedPropertyStorage
+                }
+                """#,
+            macros: ["_PersistedProperty": PersistedPropertyMacro.self])
+    }
+
+    func testObserversRunAroundTheChangeInTheSetter() {
+        assertMacroExpansion(
+            """
+            final class Trip {
+                @_PersistedProperty
+                var nights: Int {
+                    willSet(next) { print(next) }
+                    didSet {
+                        guard oldValue != nights else { return }
+                        changed = true
+                    }
+                }
+            }
+            """,
+            expandedSource: #"""
+                final class Trip {
+                    var nights: Int {
+                        willSet(next) { print(next) }
+                        didSet {
+                            guard oldValue != nights else { return }
+                            changed = true
+                        }
+                        @storageRestrictions(initializes: _nights, accesses: _$backingData)
+                        init(initialValue) {
+                            _$backingData.setValue(forKey: \Trip.nights, to: initialValue)
+                            _nights = TripDoc.PersistedPropertyStorage()
+                        }
+
+                        get {
+                            _$backingData.getValue(forKey: \Trip.nights)
+                        }
+
+                        set {
+                            _ = { () -> Void in
+                                let next = newValue
+                                print(next)
+                            }()
+                            let oldValue = _$backingData.getValue(forKey: \Trip.nights)
+                            _$backingData.setValue(forKey: \Trip.nights, to: newValue)
+                            _ = { () -> Void in
+                                guard oldValue != nights else {
+                                    return
+                                }
+                                changed = true
+                            }()
+                        }
+                    }
+
+                    private var _nights: TripDoc.PersistedPropertyStorage
                 }
                 """#,
             macros: ["_PersistedProperty": PersistedPropertyMacro.self])
@@ -51,7 +105,7 @@ final class PersistedPropertyMacroTests: XCTestCase {
                             @storageRestrictions(initializes: _default, accesses: _$backingData)
                             init(initialValue) {
                                 _$backingData.setValue(forKey: \Trip.`default`, to: initialValue)
-                                _default = ()
+                                _default = TripDoc.PersistedPropertyStorage()
                             }
                             get {
                                 _$backingData.getValue(forKey: \Trip.`default`)
@@ -61,7 +115,7 @@ final class PersistedPropertyMacroTests: XCTestCase {
                             }
                         }
 
-                        private var _default: Void
+                        private var _default: TripDoc.PersistedPropertyStorage
                     }
                 }
                 """#,

@@ -39,7 +39,7 @@ func modelMembers(_ type: String, schema: [String] = [], storage: [String] = [])
         schema.isEmpty
         ? "        []"
         : "        [\n" + schema.map { "            " + $0 }.joined(separator: ",\n") + "\n        ]"
-    let storageLines = storage.map { "        \($0) = ()\n" }.joined()
+    let storageLines = storage.map { "        \($0) = TripDoc.PersistedPropertyStorage()\n" }.joined()
     return """
             private var _$backingData: any TripDoc.BackingData<\(type)> = \(type).createBackingData()
 
