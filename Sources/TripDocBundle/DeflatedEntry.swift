@@ -25,8 +25,9 @@ final class DeflatedEntry {
     /// zlib keeps a pointer to its stream, which so stays where it was made.
     private let stream: UnsafeMutablePointer<z_stream>
     private var streamIsOpen = false
-    /// Where deflate writes, before the bytes are kept.
-    private let output: UnsafeMutableRawBufferPointer
+    /// Where deflate writes, before the bytes are kept; freed when the entry is finished, so that
+    /// a document of many entities holds none for the entries it has finished.
+    private var output: UnsafeMutableRawBufferPointer?
     private var memory: [UInt8]? = []
     private var file: UnlinkedTemporaryFile?
     /// The deflated size past which the bytes move to a temporary file.
@@ -42,9 +43,8 @@ final class DeflatedEntry {
         stream = .allocate(capacity: 1)
         stream.initialize(to: z_stream())
         output = .allocate(byteCount: Self.outputSize, alignment: 16)
+        // Fully initialised: should zlib not start, deinit frees the buffers.
         guard CZlib_deflateInit(stream) == Z_OK else {
-            stream.deallocate()
-            output.deallocate()
             throw DeflateError(entry: name, message: "zlib could not start deflating (out of memory)")
         }
         streamIsOpen = true
@@ -61,7 +61,7 @@ final class DeflatedEntry {
         if streamIsOpen { deflateEnd(stream) }
         stream.deinitialize(count: 1)
         stream.deallocate()
-        output.deallocate()
+        output?.deallocate()
     }
 
     /// Appends `bytes` to the entry: counted, checksummed, hashed and deflated.
@@ -92,11 +92,14 @@ final class DeflatedEntry {
         deflateEnd(stream)
         streamIsOpen = false
         isFinished = true
+        output?.deallocate()
+        output = nil
     }
 
     /// Runs deflate over the stream's input, keeping what it writes; to the stream's end when
     /// `finishing`.
     private func deflate(finishing: Bool) throws {
+        let output = self.output!
         while true {
             stream.pointee.next_out = output.baseAddress!.assumingMemoryBound(to: Bytef.self)
             stream.pointee.avail_out = uInt(output.count)

@@ -31,7 +31,7 @@ struct ZipWriter {
     /// A regular file, mode 0644, in the high 16 bits of the external attributes.
     private static let externalAttributes: UInt32 = 0o100644 << 16
     private static let method = (stored: UInt16(0), deflated: UInt16(8))
-    private static let fourGiB = 0xFFFF_FFFF
+    private static let largest32BitValue = 0xFFFF_FFFF
 
     /// A writer handing the archive's bytes to `sink`.
     init(sink: @escaping DocumentByteSink) {
@@ -51,10 +51,10 @@ struct ZipWriter {
         return deflatedTotal < needed
     }
 
-    /// Whether an entry's local header carries zip64 sizes: past 4 GiB, or past 3.75 GiB deflated
+    /// Whether an entry's local header carries zip64 sizes: 4 GiB or more, or past 3.75 GiB deflated
     /// (deflate may make it larger).
     private static func usesZip64LocalHeader(size: Int, stored: Bool) -> Bool {
-        size > fourGiB || (!stored && size > 0xF000_0000)
+        size > largest32BitValue || (!stored && size > 0xF000_0000)
     }
 
     /// Writes `entry`, which must be finished.
@@ -122,10 +122,10 @@ struct ZipWriter {
 
         // The central directory's zip64 field holds each value that does not fit in 32 bits.
         var zip64Field: [UInt8] = []
-        if compressedSize > Self.fourGiB || size > Self.fourGiB || entryOffset > Self.fourGiB {
+        if compressedSize > Self.largest32BitValue || size > Self.largest32BitValue || entryOffset > Self.largest32BitValue {
             zip64Field.appendLittleEndian(UInt16(0x0001))
             zip64Field.appendLittleEndian(UInt16(0))
-            for value in [size, compressedSize, entryOffset] where value >= Self.fourGiB {
+            for value in [size, compressedSize, entryOffset] where value >= Self.largest32BitValue {
                 zip64Field.appendLittleEndian(UInt64(value))
             }
             let length = UInt16(zip64Field.count - 4)
@@ -139,15 +139,15 @@ struct ZipWriter {
         centralDirectory.appendLittleEndian(method)
         centralDirectory.appendLittleEndian(Self.dosTime)
         centralDirectory.appendLittleEndian(entry.crc32)
-        centralDirectory.appendLittleEndian(UInt32(min(compressedSize, Self.fourGiB)))
-        centralDirectory.appendLittleEndian(UInt32(min(size, Self.fourGiB)))
+        centralDirectory.appendLittleEndian(UInt32(min(compressedSize, Self.largest32BitValue)))
+        centralDirectory.appendLittleEndian(UInt32(min(size, Self.largest32BitValue)))
         centralDirectory.appendLittleEndian(UInt16(name.count))
         centralDirectory.appendLittleEndian(UInt16(Self.commonExtraFields.count + zip64Field.count))
         centralDirectory.appendLittleEndian(UInt16(0))  // comment length
         centralDirectory.appendLittleEndian(UInt16(0))  // disk number
         centralDirectory.appendLittleEndian(UInt16(0))  // internal attributes
         centralDirectory.appendLittleEndian(Self.externalAttributes)
-        centralDirectory.appendLittleEndian(UInt32(min(entryOffset, Self.fourGiB)))
+        centralDirectory.appendLittleEndian(UInt32(min(entryOffset, Self.largest32BitValue)))
         centralDirectory += name
         centralDirectory += Self.commonExtraFields
         centralDirectory += zip64Field
@@ -162,7 +162,7 @@ struct ZipWriter {
         let end = offset
         let size = end - start
         var records: [UInt8] = []
-        if size > Self.fourGiB || start > Self.fourGiB || entryCount > 0xFFFF {
+        if size > Self.largest32BitValue || start > Self.largest32BitValue || entryCount > 0xFFFF {
             // The zip64 end of central directory record, and its locator.
             records.appendLittleEndian(UInt32(0x0606_4B50))
             records.appendLittleEndian(UInt64(44))
@@ -184,8 +184,8 @@ struct ZipWriter {
         records.appendLittleEndian(UInt16(0))
         records.appendLittleEndian(UInt16(min(entryCount, 0xFFFF)))
         records.appendLittleEndian(UInt16(min(entryCount, 0xFFFF)))
-        records.appendLittleEndian(UInt32(min(size, Self.fourGiB)))
-        records.appendLittleEndian(UInt32(min(start, Self.fourGiB)))
+        records.appendLittleEndian(UInt32(min(size, Self.largest32BitValue)))
+        records.appendLittleEndian(UInt32(min(start, Self.largest32BitValue)))
         records.appendLittleEndian(UInt16(0))  // comment length
         try write(records)
     }

@@ -13,7 +13,7 @@ import TripDocCore
     /// The archive ZipWriter makes of `entries`, each deflated in pieces of `pieceSize` bytes
     /// through an ``EntryCompressor`` (on its thread once a piece is large), kept in a temporary
     /// file past `spillThreshold` deflated bytes.
-    static func written(_ entries: [ZipArchive.Entry], pieceSize: Int, spillThreshold: Int = 1 << 20) throws -> Data {
+    static func written(_ entries: [ZipArchive.Entry], pieceSize: Int, spillThreshold: Int = 1 << 16) throws -> Data {
         let compressor = EntryCompressor()
         var deflated: [DeflatedEntry] = []
         for entry in entries {
