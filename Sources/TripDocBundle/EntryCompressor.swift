@@ -26,7 +26,8 @@ final class EntryCompressor {
         if isRunning { state.close() }
     }
 
-    /// Deflates `bytes` into `entry`, here or on the thread (copied, then).
+    /// Deflates `bytes` into `entry`, here or on the thread (copied, then, into a buffer the
+    /// thread hands back once it has deflated it: a new buffer for each piece cost page faults).
     ///
     /// - Throws: What deflating an earlier piece threw (the thread's first failure).
     func append(_ bytes: UnsafeRawBufferPointer, to entry: DeflatedEntry) throws {
@@ -40,13 +41,15 @@ final class EntryCompressor {
             let thread = Thread { state.run() }
             thread.start()
         }
-        try state.enqueue(.append(entry, [UInt8](bytes)))
+        var buffer = state.spareBuffer()
+        buffer.append(contentsOf: bytes)
+        try state.enqueue(.init(entry: entry, bytes: buffer, ends: false))
     }
 
     /// Ends `entry`'s deflate stream, here or on the thread.
     func finish(_ entry: DeflatedEntry) throws {
         guard isRunning else { return try entry.finish() }
-        try state.enqueue(.finish(entry))
+        try state.enqueue(.init(entry: entry, bytes: [], ends: true))
     }
 
     /// Waits until every piece handed over is deflated and stops the thread.
@@ -62,9 +65,11 @@ final class EntryCompressor {
 
 /// What the writer's thread and the compressing thread share, under one lock.
 private final class EntryCompressorState: @unchecked Sendable {
-    enum Job {
-        case append(DeflatedEntry, [UInt8])
-        case finish(DeflatedEntry)
+    /// Bytes to deflate into an entry, or the entry's end.
+    struct Job {
+        var entry: DeflatedEntry
+        var bytes: [UInt8]
+        var ends: Bool
     }
 
     private let condition = NSCondition()
@@ -73,6 +78,15 @@ private final class EntryCompressorState: @unchecked Sendable {
     private var isClosed = false
     private var isDone = false
     private var failure: (any Error)?
+    /// Emptied buffers the thread has handed back, for the next pieces.
+    private var spares: [[UInt8]] = []
+
+    /// An empty buffer, one handed back when there is one.
+    func spareBuffer() -> [UInt8] {
+        condition.lock()
+        defer { condition.unlock() }
+        return spares.popLast() ?? []
+    }
 
     func enqueue(_ job: Job) throws {
         condition.lock()
@@ -104,18 +118,20 @@ private final class EntryCompressorState: @unchecked Sendable {
         while true {
             while jobs.isEmpty, !isClosed { condition.wait() }
             if jobs.isEmpty { break }
-            let job = jobs.removeFirst()
+            var job = jobs.removeFirst()
             condition.unlock()
+            // Taken out of the job, so that emptying it keeps its memory.
+            var bytes: [UInt8] = []
+            swap(&bytes, &job.bytes)
             var error: (any Error)?
             do {
-                switch job {
-                case .append(let entry, let bytes): try bytes.withUnsafeBytes { try entry.append($0) }
-                case .finish(let entry): try entry.finish()
-                }
+                if job.ends { try job.entry.finish() } else { try bytes.withUnsafeBytes { try job.entry.append($0) } }
             } catch let thrown {
                 error = thrown
             }
+            bytes.removeAll(keepingCapacity: true)
             condition.lock()
+            if bytes.capacity > 0, spares.count <= EntryCompressor.piecesAhead { spares.append(bytes) }
             if let error {
                 failure = error
                 jobs.removeAll()
