@@ -15,8 +15,10 @@ final class EntryCompressor {
     private let state = EntryCompressorState()
     private var isRunning = false
 
-    /// How many pieces may wait for the thread before the writer waits for it.
-    static let piecesAhead = 8
+    /// How many pieces may wait for the thread before the writer waits for it: 8 MiB, about
+    /// fifty milliseconds of deflating, so that neither side waits on the other for a time slice
+    /// the system gave a third thread.
+    static let piecesAhead = 32
     /// The size of piece from which the thread is started.
     static let startingPieceSize = 1 << 18
 
