@@ -48,12 +48,17 @@ let package = Package(
         .target(name: "TripDocPlist", dependencies: ["TripDocCore", "CLibXML2"]),
         // libarchive, wrapped once (by TripDocBundle's ZipArchive).
         .systemLibrary(name: "CLibArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+        // zlib, wrapped once (by TripDocBundle's DeflatedEntry): the bundle writer deflates its
+        // entries itself, beside the writing, and ZipWriter makes the container around them.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // jemalloc, the command-line tools' allocator (see Sources/CJemalloc/shim.h).
         .systemLibrary(name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
         // The zipped bundle document format: JSON entries in one zip archive.
         .target(
             name: "TripDocBundle",
-            dependencies: ["TripDocCore", "TripDocJSON", "CLibArchive", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: [
+                "TripDocCore", "TripDocJSON", "CLibArchive", "CZlib", .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         // The compiler plugin behind @Model, @Attribute, @Relationship, @Transient, #Unique, #Index.
         .macro(
             name: "TripDocMacros",

@@ -46,8 +46,8 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
         try writeDocumentThroughStream(document)
     }
 
-    /// Keeps each entity's entry aside until the archive is made: in memory, or past 16 MiB in
-    /// an unlinked temporary file.
+    /// Keeps each entity's entry aside, deflated as it is written, until the archive is made: in
+    /// memory, or past 16 MiB of deflated bytes in an unlinked temporary file.
     public func makeStreamWriter(sink: @escaping DocumentByteSink) -> any DocumentStreamWriter {
         BundleStreamWriter(sink: sink, maximumEntryCount: maximumEntryCount)
     }

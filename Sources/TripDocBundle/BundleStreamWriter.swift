@@ -3,10 +3,12 @@ import TripDocCore
 import TripDocJSON
 
 /// Writes a bundle snapshot by snapshot. The manifest comes first in the archive and lists every
-/// entry's size and digest, so each entity's JSON is kept aside (spooled) and hashed as it is
-/// written, and the archive is made at the end. Entries stay in memory up to 16 MiB and move to
-/// unlinked temporary files past that (``HashedSpool``), so a document larger than memory never is
-/// in it, and a schema of many small entities holds no file descriptors.
+/// entry's size and digest, so each entity's JSON is hashed and deflated as it is written, on a
+/// thread of its own once an entry is large (``EntryCompressor``), and kept aside deflated
+/// (``DeflatedEntry``); the archive is made at the end around the deflated bytes
+/// (``ZipWriter``). Deflated entries stay in memory up to 16 MiB and move to unlinked temporary
+/// files past that, so a document larger than memory never is in it, and a schema of many small
+/// entities holds no file descriptors.
 struct BundleStreamWriter: DocumentStreamWriter {
     private final class ExternalValues {
         var byDigest: [String: Data] = [:]
@@ -18,10 +20,12 @@ struct BundleStreamWriter: DocumentStreamWriter {
     /// The header and schema entries.
     private var leading: [ZipArchive.Entry] = []
     /// The history's entry (when the document has one), then each entity's.
-    private var spools: [HashedSpool] = []
+    private var spools: [DeflatedEntry] = []
     private var entities: [Schema.Entity] = []
     private var nextEntity = 0
-    private var current: (encoder: EntityStreamEncoder, writer: JSONWriter, spool: HashedSpool)?
+    private var current: (encoder: EntityStreamEncoder, writer: JSONWriter, spool: DeflatedEntry)?
+    /// Deflates the entries' bytes beside the writing.
+    private let compressor = EntryCompressor()
     private let external = ExternalValues()
     /// The most entries the archive may hold (``BundleFormat/maximumEntryCount``).
     private let maximumEntryCount: Int
@@ -64,13 +68,15 @@ struct BundleStreamWriter: DocumentStreamWriter {
             // One transaction per line, kept aside as the snapshots are: the entry after the
             // schema's, before the first entity's.
             var historyWriter = JSONWriter(compactLevel: 2)
-            let spool = HashedSpool(name: BundleFormat.historyEntry, spillThreshold: ZipArchive.spillThreshold)
+            let spool = try DeflatedEntry(name: BundleFormat.historyEntry, spillThreshold: ZipArchive.spillThreshold)
+            let compressor = self.compressor
             try encoder.encodeHistory(
                 history, schema: schema, changes: changes,
                 afterChange: { writer in
-                    if writer.bufferedByteCount >= Self.pieceSize { try writer.drain(into: spool.append) }
+                    if writer.bufferedByteCount >= Self.pieceSize { try writer.drain { try compressor.append($0, to: spool) } }
                 }, to: &historyWriter)
-            try historyWriter.drain(into: spool.append)
+            try historyWriter.drain { try compressor.append($0, to: spool) }
+            try compressor.finish(spool)
             spools.append(spool)
         }
     }
@@ -94,7 +100,7 @@ struct BundleStreamWriter: DocumentStreamWriter {
         }
         let encoder = EntityStreamEncoder(entity: entity)
         encoder.begin(to: &writer)
-        current = (encoder, writer, HashedSpool(
+        current = (encoder, writer, try DeflatedEntry(
                 name: BundleFormat.snapshotsFolder + entity.name + ".json",
                 spillThreshold: ZipArchive.spillThreshold))
     }
@@ -114,23 +120,28 @@ struct BundleStreamWriter: DocumentStreamWriter {
         // Written in place: a copy of the entity's state taken out and put back for every
         // snapshot retained and released each of its references (a twentieth of converting a
         // property list to a bundle), and would share the writer's buffer while it grows.
-        try Self.add(to: &current!, write)
+        try Self.add(to: &current!, compressor: compressor, write)
     }
 
     private static func add(
-        to entity: inout (encoder: EntityStreamEncoder, writer: JSONWriter, spool: HashedSpool),
-        _ write: (inout EntityStreamEncoder, inout JSONWriter) throws -> Void
+        to entity: inout (encoder: EntityStreamEncoder, writer: JSONWriter, spool: DeflatedEntry),
+        compressor: EntryCompressor, _ write: (inout EntityStreamEncoder, inout JSONWriter) throws -> Void
     ) throws {
         try write(&entity.encoder, &entity.writer)
-        if entity.writer.bufferedByteCount >= pieceSize { try entity.writer.drain(into: entity.spool.append) }
+        if entity.writer.bufferedByteCount >= pieceSize {
+            let spool = entity.spool
+            try entity.writer.drain { try compressor.append($0, to: spool) }
+        }
     }
 
     mutating func endEntity() throws {
         guard var entity = current else { return }
         current = nil
         entity.encoder.end(to: &entity.writer)
-        try entity.writer.drain(into: entity.spool.append)
-        spools.append(entity.spool)
+        let spool = entity.spool
+        try entity.writer.drain { try compressor.append($0, to: spool) }
+        try compressor.finish(spool)
+        spools.append(spool)
     }
 
     private mutating func writeEmptyEntity() throws {
@@ -143,12 +154,14 @@ struct BundleStreamWriter: DocumentStreamWriter {
         try endEntity()
         while nextEntity < entities.count { try writeEmptyEntity() }
         guard let header, let schema else { return }
+        // The entries deflated on the compressor's thread are done once it has stopped.
+        try compressor.finishAll()
         let externals = external.byDigest.sorted(by: { $0.key < $1.key }).map {
-            ZipArchive.Entry(name: BundleFormat.externalFolder + $0.key, data: $0.value)
+            ZipArchive.Entry(name: BundleFormat.externalFolder + $0.key, data: $0.value, digest: $0.key)
         }
         var listed = leading.map { BundleManifest.Entry(name: $0.name, size: $0.data.count, sha256: BundleFormat.sha256($0.data)) }
         listed += spools.map { BundleManifest.Entry(name: $0.name, size: $0.size, sha256: $0.digest) }
-        listed += externals.map { BundleManifest.Entry(name: $0.name, size: $0.data.count, sha256: BundleFormat.sha256($0.data)) }
+        listed += externals.map { BundleManifest.Entry(name: $0.name, size: $0.data.count, sha256: $0.digest!) }
         // The manifest is an entry too.
         guard listed.count + 1 <= maximumEntryCount else {
             throw BundleWriteError.tooManyEntries(count: listed.count + 1, externalValues: externals.count, limit: maximumEntryCount)
@@ -158,16 +171,14 @@ struct BundleStreamWriter: DocumentStreamWriter {
             storeIdentifier: header.storeIdentifier, schemaVersion: schema.version.description, entries: listed)
 
         let first = [ZipArchive.Entry(name: BundleManifest.entryName, data: try manifest.encoded())] + leading
-        try ZipArchive.write(to: sink) { archive in
-            for entry in first {
-                try archive.add(entry.name, size: entry.data.count) { write in try entry.data.withUnsafeBytes { try write($0) } }
-            }
-            for spool in spools {
-                try archive.add(spool.name, size: spool.size) { write in try spool.replay(write) }
-            }
-            for entry in externals {
-                try archive.add(entry.name, size: entry.data.count) { write in try entry.data.withUnsafeBytes { try write($0) } }
-            }
+        var archive = ZipWriter(sink: sink)
+        for entry in first {
+            try archive.add(try DeflatedEntry(name: entry.name, data: entry.data, spillThreshold: ZipArchive.spillThreshold))
         }
+        for spool in spools { try archive.add(spool) }
+        for entry in externals {
+            try archive.add(try DeflatedEntry(name: entry.name, data: entry.data, spillThreshold: ZipArchive.spillThreshold))
+        }
+        try archive.close()
     }
 }

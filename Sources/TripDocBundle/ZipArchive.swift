@@ -9,8 +9,10 @@ import TripDocCore
     import Musl
 #endif
 
-/// The one place tripdoc calls libarchive: writing a zip archive into memory, and reading one's
-/// entries into memory under limits.
+/// The one place tripdoc calls libarchive: reading a zip archive's entries into memory under
+/// limits, and writing an archive of given entries into memory (``archive(_:)``: what the tests
+/// make archives with, and compare ``ZipWriter``'s bytes with; the bundle writer deflates its
+/// entries itself, beside the writing, and writes the container with ``ZipWriter``).
 ///
 /// libarchive checks nothing when entries are read into memory rather than extracted, so this
 /// type does: it refuses absolute paths, `..` components, backslashes, symbolic links and
@@ -35,7 +37,7 @@ enum ZipArchive {
 
     /// Entries that inflate to more than this are inflated into an unlinked temporary file,
     /// mapped (``ArrivingEntry``), so a bundle's large snapshot entries never sit in memory whole;
-    /// the writer's spools move to one past this size (``HashedSpool``).
+    /// the writer's deflated entries move to one past this size (``DeflatedEntry``).
     static let spillThreshold = 16 << 20
 
     /// The modification time of every entry: the Unix epoch. libarchive writes it as the DOS

@@ -357,7 +357,74 @@ struct PlistReader: StructuredReader {
         StructuredReadError(location: location(of: start), message: message, isMalformed: false)
     }
 
+    /// The usual `<element>` of a number or date, one text node whose end tag is parsed:
+    /// consumed, and its text, without ASCII whitespace at its ends, handed to `parse` in place
+    /// (no `String` is made, and no Foundation trimming). `nil` (nothing consumed) for any other
+    /// element; the trimmed text as a `String` when `parse` returns `nil` or the text has
+    /// anything but ASCII at an end (Unicode's other whitespace), for the reading of any text.
+    private mutating func readSimpleScalar<Value>(
+        _ element: Element, _ parse: (UnsafeBufferPointer<UInt8>) -> Value?
+    ) throws -> ScalarText<Value>? {
+        try readSimpleText(of: element) { bytes in
+            let trimmed = Self.trimmingASCIIWhitespace(bytes)
+            if let first = trimmed.first, let last = trimmed.last, first < 0x80, last < 0x80, let value = parse(trimmed) {
+                return .parsed(value)
+            }
+            return .text(String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+    }
+
+    /// What ``readSimpleScalar(_:_:)`` read.
+    private enum ScalarText<Value> {
+        case parsed(Value)
+        case text(String)
+    }
+
+    /// `bytes` without the ASCII whitespace (tab, line feed, vertical tab, form feed, carriage
+    /// return, space) at either end.
+    private static func trimmingASCIIWhitespace(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) }
+        var start = 0
+        var end = bytes.count
+        while start < end, isSpace(bytes[start]) { start += 1 }
+        while end > start, isSpace(bytes[end - 1]) { end -= 1 }
+        return UnsafeBufferPointer(rebasing: bytes[start..<end])
+    }
+
+    /// The decimal integer `bytes` spell (an optional sign, then digits), as `Int64(_:radix:)`
+    /// reads it; `nil` when it does not fit or is not one.
+    private static func int64(fromASCII bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        var index = 0
+        let negative = bytes.first == UInt8(ascii: "-")
+        if negative || bytes.first == UInt8(ascii: "+") { index = 1 }
+        guard index < bytes.count else { return nil }
+        var value: Int64 = 0
+        while index < bytes.count {
+            let digit = bytes[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            let (times, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflowAgain) =
+                negative ? times.subtractingReportingOverflow(Int64(digit)) : times.addingReportingOverflow(Int64(digit))
+            guard !overflow, !overflowAgain else { return nil }
+            value = sum
+            index += 1
+        }
+        return value
+    }
+
     mutating func readInt64() throws -> Int64 {
+        if try nextValueElement() == .integer {
+            let start = bookmark
+            switch try readSimpleScalar(.integer, Self.int64(fromASCII:)) {
+            case .parsed(let value): return value
+            case .text(let text):
+                guard let value = Int64(text, radix: 10) else {
+                    throw valueError("expected an integer that fits Int64, found \"\(text)\"", at: start)
+                }
+                return value
+            case nil: break
+            }
+        }
         let (text, start) = try numberText([.integer], kind: "an <integer>")
         guard let value = Int64(text, radix: 10) else {
             throw valueError("expected an integer that fits Int64, found \"\(text)\"", at: start)
@@ -374,6 +441,18 @@ struct PlistReader: StructuredReader {
     }
 
     mutating func readDouble() throws -> Double {
+        if let element = try nextValueElement(), element == .real || element == .integer {
+            let start = bookmark
+            // Made a String in place (small numbers need no allocation), without Foundation's trimming.
+            switch try readSimpleScalar(element, { String(decoding: $0, as: UTF8.self) }) {
+            case .parsed(let text), .text(let text):
+                guard let value = Double(text), value.isFinite || !Self.looksFinite(text) else {
+                    throw valueError("expected a number that fits a Double, found \"\(text)\"", at: start)
+                }
+                return value
+            case nil: break
+            }
+        }
         let (text, start) = try numberText([.real, .integer], kind: "a <real>")
         guard let value = Double(text), value.isFinite || !Self.looksFinite(text) else {
             throw valueError("expected a number that fits a Double, found \"\(text)\"", at: start)
@@ -423,7 +502,12 @@ struct PlistReader: StructuredReader {
     mutating func readDate() throws -> Date {
         guard try nextValueElement() == .date else { throw wrongValue("<date>") }
         let start = bookmark
-        let text = try readText(of: .date).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text: String
+        switch try readSimpleScalar(.date, DateCoding.date(fromUTF8:)) {
+        case .parsed(let date): return date
+        case .text(let trimmed): text = trimmed
+        case nil: text = try readText(of: .date).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
         guard let date = DateCoding.date(from: text) else {
             throw valueError("expected a date such as 2024-06-01T09:30:00Z in <date>, found \"\(text)\"", at: start)
         }

@@ -80,8 +80,10 @@ final class XMLChunkParser: @unchecked Sendable {
     static let maximumTextLength = 10_000_000
     /// How much input the parser gets at a time.
     static let chunkSize = 1 << 18
-    /// How many batches the parsing thread may have ready before it waits for the reader.
-    static let batchesAhead = 4
+    /// How many batches the parsing thread may have ready before it waits for the reader: 4 MiB
+    /// of input, enough that the reader does not wait for a parser the system left without a
+    /// core for a time slice (the threads of a conversion outnumber two cores).
+    static let batchesAhead = 16
     /// How many parsing threads are running in the process (for tests: none is left behind).
     static let parsingThreads = Atomic<Int>(0)
     /// How many element names are kept for the whole document.

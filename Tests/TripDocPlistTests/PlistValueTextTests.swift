@@ -74,4 +74,59 @@ import TripDocTestSupport
         #expect(error.location?.line == place.line)
         #expect(error.location?.column == place.column)
     }
+
+    /// `text` with the text of the first `<element>` after `<key>key</key>` changed by `change`.
+    func changingValue(of key: String, _ element: String, in text: String, _ change: (String) -> String) throws -> String {
+        let opening = try #require(text.range(of: "<key>\(key)</key><\(element)>"))
+        let closing = try #require(text.range(of: "</\(element)>", range: opening.upperBound..<text.endIndex))
+        return text.replacingCharacters(
+            in: opening.upperBound..<closing.lowerBound, with: change(String(text[opening.upperBound..<closing.lowerBound])))
+    }
+
+    /// An `<integer>` or `<real>` is its text without the whitespace at its ends, ASCII or any
+    /// other Unicode has (read in place when the ends are ASCII, through a string otherwise).
+    @Test(arguments: [" ", "\n\t ", "\u{A0}", "\u{2003}\n"])
+    func aNumberIsItsTextWithoutTheWhitespaceAtItsEnds(padding: String) throws {
+        let document = EdgeCaseDocuments.document()
+        var text = try written(document)
+        for (key, element) in [("int64", "integer"), ("int8", "integer"), ("double", "real"), ("float", "real")] {
+            text = try changingValue(of: key, element, in: text) { padding + $0 + padding }
+        }
+        #expect(try format.readDocument(from: Data(text.utf8), file: "numbers.plist") == document)
+    }
+
+    /// An integer that does not fit Int64, or text that is not one, is refused with its text,
+    /// trimmed, whatever its ends.
+    @Test(arguments: [
+        ("9223372036854775808", "9223372036854775808"), (" -9223372036854775809\n", "-9223372036854775809"),
+        ("1 2", "1 2"), ("+", "+"), ("", ""), ("\u{A0}12a\u{A0}", "12a"), ("0x10", "0x10"),
+    ])
+    func anIntegerThatIsNotOneIsRefusedWithItsText(written value: String, reported: String) throws {
+        let text = try changingValue(of: "int64", "integer", in: try written(EdgeCaseDocuments.document())) { _ in value }
+        let error = try #require(throws: DocumentReadError.self) {
+            try format.readDocument(from: Data(text.utf8), file: "numbers.plist")
+        }
+        #expect(error.message.contains("expected an integer that fits Int64, found \"\(reported)\""), "\(error)")
+    }
+
+    /// The edges of Int64 and a sign are read as Int64 reads them.
+    @Test(arguments: [("+7", Int64(7)), ("-0", 0), ("007", 7), ("9223372036854775807", .max), ("-9223372036854775808", .min)])
+    func anIntegerIsReadAsInt64ReadsIt(written value: String, read: Int64) throws {
+        let text = try changingValue(of: "int64", "integer", in: try written(EdgeCaseDocuments.document())) { _ in value }
+        let document = try format.readDocument(from: Data(text.utf8), file: "numbers.plist")
+        #expect(document.snapshots.first?["int64"] == .int(read))
+    }
+
+    /// A native `<date>`, as other property-list writers write one, is its text without the
+    /// whitespace at its ends.
+    @Test(arguments: ["", " ", "\n\t", "\u{A0}"])
+    func aNativeDateIsItsTextWithoutTheWhitespaceAtItsEnds(padding: String) throws {
+        let document = EdgeCaseDocuments.document()
+        let text = try written(document)
+        let date = "<key>date</key><string>0001-01-01T00:00:00Z</string>"
+        #expect(text.contains(date))
+        let changed = text.replacingOccurrences(
+            of: date, with: "<key>date</key><date>\(padding)0001-01-01T00:00:00Z\(padding)</date>")
+        #expect(try format.readDocument(from: Data(changed.utf8), file: "dates.plist") == document)
+    }
 }

@@ -25,7 +25,11 @@ public final class BackgroundSink<Inner: DocumentDecodingSink>: @unchecked Senda
 
     private let condition = NSCondition()
     private var queue: [Call] = []
-    private let capacity = 4
+    /// How many batches may wait: sixteen (about 8,000 records, ten milliseconds of decoding),
+    /// so that a stage the system leaves without a core for a time slice, on a machine with
+    /// fewer cores than a conversion has threads, does not leave the others waiting (with four,
+    /// converting the 200,000-trip plist to a bundle took more wall time on two busy cores).
+    private let capacity = 16
     private var innerError: (any Error)?
     /// Batches the other thread has emptied, for the decoding side to fill again: a new batch
     /// each time would be memory touched for the first time, slow on a virtual machine.

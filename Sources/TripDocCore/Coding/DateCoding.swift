@@ -91,7 +91,7 @@ public enum DateCoding {
 
     /// The date the UTF-8 text `utf8` stands for, as ``date(from:)`` (read in place: a copy of
     /// the text per date was an allocation per date read).
-    static func date(fromUTF8 utf8: UnsafeBufferPointer<UInt8>) -> Date? {
+    public static func date(fromUTF8 utf8: UnsafeBufferPointer<UInt8>) -> Date? {
         guard utf8.count >= 20 else { return nil }
         func number(_ range: Range<Int>) -> Int64? {
             var value: Int64 = 0
