@@ -6,6 +6,9 @@ extension DocumentDiff {
     struct StreamUnavailable: Error, CustomStringConvertible {
         /// What keeps them from it.
         var reason: String
+        /// Whether objects are matched by their values or a remap table: the documents may
+        /// then be compared in two readings of each (``TwoPassComparison``).
+        var matchedOtherwiseThanByKey = false
         var description: String { reason }
     }
 
@@ -45,7 +48,20 @@ extension DocumentDiff {
                 ignoring: ignoring, compareHistory: compareHistory)
             self = try merge.run(
                 Self.stream(dataA, path: pathA, limits: limits), Self.stream(dataB, path: pathB, limits: limits))
-        } catch is StreamUnavailable {
+        } catch let unavailable as StreamUnavailable {
+            if unavailable.matchedOtherwiseThanByKey {
+                do {
+                    var passes = TwoPassComparison(
+                        pathA: pathA, pathB: pathB, requested: match, remapTable: remapTable, onlyEntity: entity,
+                        ignoring: ignoring, compareHistory: compareHistory)
+                    self = try passes.run { isA in
+                        Self.stream(isA ? dataA : dataB, path: isA ? pathA : pathB, limits: limits)
+                    }
+                    return
+                } catch is StreamUnavailable {
+                    // Read whole, below.
+                }
+            }
             let (recordsA, recordsB) = try DocumentFile.readRecordsOfBoth(dataA, at: pathA, dataB, at: pathB, limits: limits)
             try self.init(
                 recordsA, at: pathA, recordsB, at: pathB, match: match, remapTable: remapTable, entity: entity,
@@ -55,7 +71,7 @@ extension DocumentDiff {
 
     /// The document in `data`, from `path`, read on a thread of its own, which reports to the
     /// caller's progress observer (``CodingProgress``; a thread does not inherit it by itself).
-    private static func stream(_ data: Data, path: String, limits: DocumentLimits) -> DocumentRecordStream {
+    static func stream(_ data: Data, path: String, limits: DocumentLimits) -> DocumentRecordStream {
         let observer = ProgressObserver(value: CodingProgress.observer)
         return DocumentRecordStream.start { feeder in
             try CodingProgress.$observer.withValue(observer.value) {
@@ -167,7 +183,7 @@ extension DocumentDiff {
             let comparison = Comparison(
                 a: a, b: b, requested: requested, remapTable: remapTable, ignoring: ignoring, onlyEntity: onlyEntity)
             guard comparison.entityNames.allSatisfy({ comparison.strategy(for: $0) == .key }) else {
-                throw StreamUnavailable(reason: "objects are matched by their values")
+                throw StreamUnavailable(reason: "objects are matched by their values", matchedOtherwiseThanByKey: true)
             }
             self.comparison = comparison
             storeB = b.storeIdentifier
@@ -239,6 +255,7 @@ extension DocumentDiff {
                     beginA.history ?? streamA.lateHistory ?? DocumentHistory(),
                     beginB.history ?? streamB.lateHistory ?? DocumentHistory())
             }
+            diff.reading = .merged
             return diff
         }
 

@@ -111,14 +111,22 @@ extension TripDocCommand {
         func run() throws {
             let limits = try limitOptions.limits()
             let strategy = DocumentDiff.MatchStrategy(rawValue: match)!
-            // Compared as they are read, unless --where tests conditions on whole documents or
-            // --map matches by a table (the documents are then read first, as before).
+            // Compared as they are read, unless --where tests conditions on whole documents (the
+            // documents are then read first, as before).
             var records: (DocumentRecords, DocumentRecords)?
             let diff = try TerminalProgress.reading([a, b]) {
-                guard condition != nil || map != nil else {
+                guard condition != nil else {
+                    let table: RemapTable?
+                    do {
+                        table = try map.map { try RemapTable.read(from: $0) }
+                    } catch {
+                        // The documents' reading errors come first, as when they were read first.
+                        _ = try DocumentFile.readRecordsOfBoth(a, b, limits: limits)
+                        throw error
+                    }
                     return try DocumentDiff(
-                        files: a, b, match: strategy, entity: entity, ignoring: Set(ignore), history: history,
-                        limits: limits)
+                        files: a, b, match: strategy, remapTable: table, entity: entity, ignoring: Set(ignore),
+                        history: history, limits: limits)
                 }
                 let (first, second) = try DocumentFile.readRecordsOfBoth(a, b, limits: limits)
                 records = (first, second)
