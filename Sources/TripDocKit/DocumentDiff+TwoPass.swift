@@ -23,6 +23,9 @@ extension DocumentDiff {
         let onlyEntity: String?
         let ignoring: Set<String>
         let compareHistory: Bool
+        /// A `--where` condition on ``onlyEntity``: only the differences of objects that meet it
+        /// on either side are kept (as ``DocumentDiff/restrict(to:entity:a:b:)`` keeps them).
+        let condition: String?
         /// The bits of each fingerprint kept: all but in the tests that make fingerprints
         /// collide on purpose.
         var fingerprintMask = ~0
@@ -64,6 +67,17 @@ extension DocumentDiff {
 
         private var comparison: Comparison!
         private var storeB = ""
+        /// Whether identifiers are the same on both sides (one store, matched by key).
+        private var identifiersAgree = false
+        /// The condition, checked against each side's schema, and the objects it reads through
+        /// to-one relationships on each side.
+        private var queries: (SnapshotQuery, SnapshotQuery)?
+        private var related = (RelatedSnapshots(), RelatedSnapshots())
+        /// Per entity, whether each object of ``added``, ``removed`` and ``changed`` meets the
+        /// condition (on its side, or on either for a change).
+        private var addedMeets: [String: [Bool]] = [:]
+        private var removedMeets: [String: [Bool]] = [:]
+        private var changedMeets: [String: [Bool]] = [:]
         private var plans: [String: EntityPlan] = [:]
         private var indexA: [String: EntityIndex] = [:]
         private var indexB: [String: EntityIndex] = [:]
@@ -79,8 +93,9 @@ extension DocumentDiff {
 
         init(
             pathA: String, pathB: String, requested: MatchStrategy, remapTable: RemapTable?, onlyEntity: String?,
-            ignoring: Set<String>, compareHistory: Bool
+            ignoring: Set<String>, compareHistory: Bool, condition: String? = nil
         ) {
+            self.condition = condition
             self.pathA = pathA
             self.pathB = pathB
             self.requested = requested
@@ -106,7 +121,23 @@ extension DocumentDiff {
                 }
                 return differences
             }
+            // The keys are those of every difference, as when the condition is applied after.
             diff.differingKeys = differingKeys(referencedBy: diff.entities)
+            if queries != nil {
+                diff.entities = diff.entities.map { differences in
+                    let entity = differences.entity
+                    func meeting<T>(_ list: [T], _ meets: [Bool]?) -> [T] {
+                        guard let meets else { return list }
+                        return zip(list, meets).filter(\.1).map(\.0)
+                    }
+                    var kept = differences
+                    kept.added = meeting(differences.added, addedMeets[entity])
+                    kept.removed = meeting(differences.removed, removedMeets[entity])
+                    kept.removedInTermsOfB = meeting(differences.removedInTermsOfB, removedMeets[entity])
+                    kept.changed = meeting(differences.changed, changedMeets[entity])
+                    return kept
+                }
+            }
             diff.reading = .twoPasses
             return diff
         }
@@ -152,11 +183,20 @@ extension DocumentDiff {
             var comparison = Comparison(
                 a: a, b: b, requested: requested, remapTable: remapTable, ignoring: ignoring, onlyEntity: onlyEntity)
             for entity in comparison.entityNames { comparison.strategies[entity] = comparison.strategy(for: entity) }
-            guard comparison.strategies.values.allSatisfy({ $0 == .unique || $0 == .content || $0 == .map }) else {
+            // Matching by key needs one reading, unless a condition needs what the objects refer to.
+            guard condition != nil || !comparison.strategies.values.contains(.key) else {
                 throw StreamUnavailable(reason: "objects are matched by primary key")
             }
             self.comparison = comparison
             storeB = b.storeIdentifier
+            identifiersAgree = a.storeIdentifier == b.storeIdentifier && comparison.strategies.values.allSatisfy { $0 == .key }
+            if let condition, let onlyEntity {
+                // The condition's errors after the request's, A's schema first.
+                func query(_ schema: Schema) throws -> SnapshotQuery {
+                    try SnapshotQuery(condition, entity: schema.entity(named: onlyEntity)!, schema: schema)
+                }
+                queries = (try query(a.schema), try query(b.schema))
+            }
             for entity in comparison.entityNames {
                 let strategy = comparison.strategies[entity]!
                 var plan = EntityPlan(strategy: strategy)
@@ -172,18 +212,20 @@ extension DocumentDiff {
                 templatesB[entity] = PersistentIdentifier(storeIdentifier: storeB, entityName: entity, primaryKey: "0")
             }
             let names = Set(comparison.entityNames)
-            streamA.choose(entities: names)
-            streamB.choose(entities: names)
+            let relatedA = queries?.0.relatedProperties ?? [:]
+            let relatedB = queries?.1.relatedProperties ?? [:]
+            streamA.choose(entities: names.union(relatedA.keys))
+            streamB.choose(entities: names.union(relatedB.keys))
             let plans = plans
             let mask = fingerprintMask
             let (resultA, resultB) = TwoThreads.run(
-                { Result { try Self.index(streamA, path: pathA, isA: true, plans: plans, mask: mask) } },
-                { Result { try Self.index(streamB, path: pathB, isA: false, plans: plans, mask: mask) } })
+                { Result { try Self.index(streamA, path: pathA, isA: true, plans: plans, mask: mask, related: relatedA) } },
+                { Result { try Self.index(streamB, path: pathB, isA: false, plans: plans, mask: mask, related: relatedB) } })
             for result in [resultA, resultB] {
                 if case .failure(let error as StreamUnavailable) = result { throw error }
             }
-            indexA = try resultA.get()
-            indexB = try resultB.get()
+            (indexA, related.0) = try resultA.get()
+            (indexB, related.1) = try resultB.get()
             try matchAll()
             if compareHistory {
                 diff.history = DocumentDiff.historyDifferences(
@@ -193,11 +235,14 @@ extension DocumentDiff {
             return diff
         }
 
-        /// What the first reading keeps of each entity `stream` lists.
+        /// What the first reading keeps of each entity `stream` lists, and of the objects of the
+        /// entities `related` names, the properties it names of each.
         private static func index(
-            _ stream: DocumentRecordStream, path: String, isA: Bool, plans: [String: EntityPlan], mask: Int
-        ) throws -> [String: EntityIndex] {
+            _ stream: DocumentRecordStream, path: String, isA: Bool, plans: [String: EntityPlan], mask: Int,
+            related properties: [String: Set<String>]
+        ) throws -> ([String: EntityIndex], RelatedSnapshots) {
             var result: [String: EntityIndex] = [:]
+            var related = RelatedSnapshots()
             var previousEntity: String?
             while let entity = try stream.nextEntity() {
                 let name = entity.name
@@ -205,7 +250,13 @@ extension DocumentDiff {
                     throw StreamUnavailable(reason: "\(path) lists the snapshots of \(name) after those of \(last)")
                 }
                 previousEntity = name
-                guard let plan = plans[name] else { continue }
+                let relatedProperties = properties[name]
+                guard let plan = plans[name] else {
+                    while let record = try stream.nextRecord() {
+                        if let relatedProperties { related.keep(record.snapshot, properties: relatedProperties) }
+                    }
+                    continue
+                }
                 var index = EntityIndex()
                 var matchedPlaces: [Int?] = []
                 var toOnePlaces: [Int?] = []
@@ -215,6 +266,7 @@ extension DocumentDiff {
                         throw StreamUnavailable(reason: "\(path) lists \(name)/\(record.primaryKey) after \(name)/\(previousKey)")
                     }
                     previousKey = record.primaryKey
+                    if let relatedProperties { related.keep(record.snapshot, properties: relatedProperties) }
                     if index.keys.count == 0 {
                         matchedPlaces = plan.matched.map { record.position(of: $0) }
                         toOnePlaces = plan.toOne.map { record.position(of: $0) }
@@ -223,7 +275,7 @@ extension DocumentDiff {
                         throw StreamUnavailable(reason: "\(path) lists more than \(Int32.max) snapshots of \(name)")
                     }
                     index.keys.append(record.primaryKey)
-                    guard plan.strategy != .map else { continue }
+                    guard plan.strategy == .unique || plan.strategy == .content else { continue }
                     var hasher = Hasher()
                     for place in matchedPlaces { hasher.combine(Comparison.value(of: record, at: place)) }
                     let fingerprint = hasher.finalize() & mask
@@ -253,7 +305,7 @@ extension DocumentDiff {
                 }
                 result[name] = index
             }
-            return result
+            return (result, related)
         }
 
         /// Matches every entity's objects, in the order of the comparison of documents read
@@ -278,6 +330,23 @@ extension DocumentDiff {
                 made.partnerOfB[j] = Int32(i)
             }
             switch plans[entity]!.strategy {
+            case .key, .auto:
+                // Both sides are in primary-key order: walk them together.
+                var i = 0
+                var j = 0
+                while i < fromA.keys.count, j < fromB.keys.count {
+                    let x = fromA.keys.key(at: i)
+                    let y = fromB.keys.key(at: j)
+                    if x == y {
+                        pair(i, j)
+                        i += 1
+                        j += 1
+                    } else if PrimaryKeyOrder.precedes(x, y) {
+                        i += 1
+                    } else {
+                        j += 1
+                    }
+                }
             case .map:
                 for (keyA, keyB) in remapTable?.identifiers[entity] ?? [:] {
                     guard let i = fromA.keys.position(of: keyA), let j = fromB.keys.position(of: keyB) else { continue }
@@ -324,8 +393,6 @@ extension DocumentDiff {
                 for (i, j) in Self.firstComeFirstServed(fromA.fingerprints, fromB.fingerprints, onlyA: restA, onlyB: restB) {
                     pair(i, j)
                 }
-            default:
-                preconditionFailure("\(entity) is matched by key")
             }
             pairs[entity] = made
         }
@@ -357,7 +424,7 @@ extension DocumentDiff {
         /// entities matched before the one of rank `rank`, when given).
         private func matched(_ target: PersistentIdentifier, before rank: Int = .max) -> PersistentIdentifier? {
             let entity = target.entityName
-            guard let entityRank = matchingRank[entity], entityRank < rank, let made = pairs[entity],
+            guard !identifiersAgree, let entityRank = matchingRank[entity], entityRank < rank, let made = pairs[entity],
                 let i = indexA[entity]?.keys.position(of: target.primaryKey)
             else { return nil }
             let j = Int(made.partnerOfA[i])
@@ -367,6 +434,10 @@ extension DocumentDiff {
 
         /// A's references in B's terms where their targets are matched; to-many lists sorted.
         private func translated(_ value: SnapshotValue) -> SnapshotValue {
+            if identifiersAgree {
+                if case .references(let targets) = value { return .references(targets.sorted()) }
+                return value
+            }
             switch value {
             case .reference(let target): return .reference(matched(target) ?? target)
             case .references(let targets): return .references(targets.map { matched($0) ?? $0 }.sorted())
@@ -380,7 +451,7 @@ extension DocumentDiff {
             _ = try streamA.begin()
             _ = try streamB.begin()
             // Matches made by fingerprints are checked in every entity; a remap table's need not be.
-            let checked = plans.values.contains { $0.strategy != .map }
+            let checked = plans.values.contains { $0.strategy == .unique || $0.strategy == .content }
             let wanted = checked || onlyEntity == nil ? Set(comparison.entityNames) : [onlyEntity!]
             streamA.choose(entities: wanted)
             streamB.choose(entities: wanted)
@@ -421,7 +492,10 @@ extension DocumentDiff {
             var waitingB: [Int: SnapshotRecord] = [:]
             var addedHere: [DefaultSnapshot] = []
             var removedHere: [DefaultSnapshot] = []
-            var changedHere: [(Int, ChangedObject)] = []
+            var changedHere: [(Int, ChangedObject, Bool)] = []
+            var addedMeetHere: [Bool] = []
+            var removedMeetHere: [Bool] = []
+            let queries = reported ? queries : nil
             var positionA = 0
             var positionB = 0
             var x = try streamA?.nextRecord()
@@ -448,7 +522,10 @@ extension DocumentDiff {
                     throw StreamUnavailable(reason: "two objects of \(entity) share a fingerprint but not their values")
                 }
                 if reported, let object = changes(old, new, attributes: attributes, relationships: relationships, places!) {
-                    changedHere.append((j, object))
+                    let meets = queries.map {
+                        $0.0.matches(old.snapshot, related: related.0) || $0.1.matches(new.snapshot, related: related.1)
+                    }
+                    changedHere.append((j, object, meets ?? true))
                 }
             }
             while x != nil || y != nil {
@@ -456,10 +533,18 @@ extension DocumentDiff {
                 let partnerOfX = x == nil ? -1 : Int(made.partnerOfA[positionA])
                 let partnerOfY = y == nil ? -1 : Int(made.partnerOfB[positionB])
                 if let old = x, partnerOfX < 0 {
-                    if reported { removedHere.append(old.snapshot) }
+                    if reported {
+                        let snapshot = old.snapshot
+                        removedHere.append(snapshot)
+                        if let queries { removedMeetHere.append(queries.0.matches(snapshot, related: related.0)) }
+                    }
                     try advanceA()
                 } else if let new = y, partnerOfY < 0 {
-                    if reported { addedHere.append(new.snapshot) }
+                    if reported {
+                        let snapshot = new.snapshot
+                        addedHere.append(snapshot)
+                        if let queries { addedMeetHere.append(queries.1.matches(snapshot, related: related.1)) }
+                    }
                     try advanceB()
                 } else if let old = x, let new = y, partnerOfX == positionB {
                     try pairOf(old, new, at: positionB)
@@ -484,7 +569,13 @@ extension DocumentDiff {
             if reported {
                 added[entity, default: []] += addedHere
                 removed[entity, default: []] += removedHere
-                changed[entity, default: []] += changedHere.sorted { $0.0 < $1.0 }.map(\.1)
+                let inOrder = changedHere.sorted { $0.0 < $1.0 }
+                changed[entity, default: []] += inOrder.map(\.1)
+                if queries != nil {
+                    addedMeets[entity, default: []] += addedMeetHere
+                    removedMeets[entity, default: []] += removedMeetHere
+                    changedMeets[entity, default: []] += inOrder.map(\.2)
+                }
             }
         }
 
@@ -511,7 +602,7 @@ extension DocumentDiff {
         private func agree(
             _ old: SnapshotRecord, _ new: SnapshotRecord, plan: EntityPlan, places: Places, withReferences: Bool, rank: Int
         ) -> Bool {
-            guard plan.strategy != .map else { return true }
+            guard plan.strategy == .unique || plan.strategy == .content else { return true }
             guard zip(places.matched.0, places.matched.1).allSatisfy({ Comparison.value(of: old, at: $0) == Comparison.value(of: new, at: $1) })
             else { return false }
             guard withReferences else { return true }

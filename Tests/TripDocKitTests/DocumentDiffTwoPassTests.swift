@@ -112,10 +112,11 @@ import TripDocTestSupport
     @Test(arguments: [JSONFormat(), PlistFormat(), BundleFormat()] as [any DocumentFormat])
     func anotherStoreWithRenamedKeysComparesInTwoReadings(format: any DocumentFormat) throws {
         let before = try SampleTrips.documentWithHistory(trips: 40)
+        let edited = try DocumentDiffStreamingTests.edited(before)
         // B's keys are A's times 3 plus 1000: another spelling, the same order.
-        let (after, table) = Self.rekeyed(
-            try DocumentDiffStreamingTests.edited(before), store: "7E1F0000-0000-4000-8000-0000000000A1"
-        ) { _, key in Int(key).map { String($0 * 3 + 1000) } ?? key }
+        let (after, table) = Self.rekeyed(edited, store: "7E1F0000-0000-4000-8000-0000000000A1") { _, key in
+            Int(key).map { String($0 * 3 + 1000) } ?? key
+        }
         let a = try write(before, as: "a.json")
         let b = try write(after, as: "b.\(format.fileExtensions[0])", in: format)
         let streamed = try DocumentDiff(files: a, b)
@@ -123,8 +124,13 @@ import TripDocTestSupport
         #expect(streamed.entities.map(\.strategy) == [.content, .content, .unique])
         #expect(DocumentDiffStreamingTests.counts(streamed).reduce(0, +) > 0)
         let mapped = try DocumentDiff(files: a, b, remapTable: table)
+        #expect(mapped.reading == .twoPasses)
         #expect(mapped.entities.map(\.strategy) == [.map, .map, .map])
-        #expect(DocumentDiffStreamingTests.counts(mapped) == [1, 1, 2])
+        // The table names the same pairs as the keys of B before they were spelled anew.
+        let byKey = try DocumentDiff(files: a, try write(edited, as: "same-keys.json"))
+        #expect(byKey.reading == .merged)
+        #expect(DocumentDiffStreamingTests.counts(mapped) == DocumentDiffStreamingTests.counts(byKey))
+        #expect(DocumentDiffStreamingTests.counts(mapped).reduce(0, +) > 0)
         try expectSameEverywhere(a, b, table: table, entities: Self.tripEntities, ignoring: ["destination", "BucketListItem.trip"])
     }
 
@@ -236,5 +242,58 @@ import TripDocTestSupport
             try expectSame(
                 made, try whole(a, b, match: match, table: nil, entity: nil, ignoring: [], history: false), "\(match)")
         }
+    }
+
+    /// `--where` keeps the differences of the objects that meet a condition on either side,
+    /// read twice whatever the match (the objects the condition reads through a to-one
+    /// relationship first), as the comparison read whole and then restricted keeps them.
+    @Test func aConditionKeepsTheDifferencesOfTheObjectsThatMeetItAsWhenReadWhole() throws {
+        let before = SampleTrips.document(trips: 40)
+        let edited = try DocumentDiffStreamingTests.edited(before)
+        var lineage = edited
+        lineage.header.storeIdentifier = "7E1F0000-0000-4000-8000-0000000000B1"
+        lineage.header.derivedFrom = DefaultHistoryToken(storeIdentifier: before.storeIdentifier, transactionIdentifier: 0)
+        let (other, table) = Self.rekeyed(edited, store: "7E1F0000-0000-4000-8000-0000000000B2") { _, key in "k" + key }
+        let a = try write(before, as: "a.json")
+        let sameStore = try write(edited, as: "same.plist", in: PlistFormat())
+        let sameLineage = try write(lineage, as: "lineage.json")
+        let otherStore = try write(other, as: "other.tripbundle", in: BundleFormat())
+        let conditions = [
+            ("BucketListItem", "trip.destination == \"Elsewhere\" || title == \"A new thing to do\""),
+            ("BucketListItem", "hasReservation == false"),
+            ("Trip", "livingAccommodation.placeName != \"\" && name != \"\""),
+            ("LivingAccommodation", "trip.name != \"\""),
+        ]
+        for (b, matches, map) in [
+            (sameStore, [DocumentDiff.MatchStrategy.auto, .key, .content], nil as RemapTable?),
+            (sameLineage, [.auto, .unique], nil), (otherStore, [.auto, .map, .unique, .content], table),
+        ] {
+            for match in matches {
+                for (entity, condition) in conditions {
+                    let context = "\(b) \(match) \(entity) \(condition)"
+                    let streamed = try DocumentDiff(
+                        files: a, b, match: match, remapTable: map, entity: entity, condition: condition)
+                    #expect(streamed.reading == .twoPasses, "\(context)")
+                    var expected = try whole(a, b, match: match, table: map, entity: entity, ignoring: [], history: false)
+                    let (recordsA, recordsB) = try DocumentFile.readRecordsOfBoth(a, b)
+                    try expected.restrict(to: condition, entity: entity, a: recordsA, b: recordsB)
+                    try expectSame(streamed, expected, context)
+                }
+            }
+        }
+        // Edits that all fall outside the condition leave nothing.
+        let none = try DocumentDiff(files: a, sameStore, entity: "Trip", condition: "name == \"no such trip\"")
+        #expect(none.isIdentical)
+        // A condition that does not fit is refused as the restriction refuses it.
+        let refused = #expect(throws: QueryError.self) {
+            try DocumentDiff(files: a, otherStore, entity: "Trip", condition: "destination > 3")
+        }
+        let (recordsA, recordsB) = try DocumentFile.readRecordsOfBoth(a, otherStore)
+        var restricted = try whole(a, otherStore, match: .auto, table: nil, entity: "Trip", ignoring: [], history: false)
+        let expected = #expect(throws: QueryError.self) {
+            try restricted.restrict(to: "destination > 3", entity: "Trip", a: recordsA, b: recordsB)
+        }
+        #expect("\(String(describing: refused))" == "\(String(describing: expected))")
+        #expect(throws: TripDocError.self) { try DocumentDiff(files: a, otherStore, condition: "true") }
     }
 }

@@ -9,8 +9,8 @@ import Testing
 
     init() throws { tripdoc = try TripDocRunner() }
 
-    /// A condition every trip meets: `--where` makes diff read both documents whole, as it did
-    /// before it streamed, so its message is the one to expect.
+    /// A condition every trip meets: `--where` makes diff read each document twice (the
+    /// objects the condition reads first) instead of as a merge, with the same message.
     static let readWhole = ["--entity", "Trip", "--where", "name != \"\""]
 
     @Test(arguments: ["truncated.json", "truncated.plist", "truncated.tripbundle"])
