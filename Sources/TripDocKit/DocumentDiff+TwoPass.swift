@@ -40,9 +40,12 @@ extension DocumentDiff {
             /// `content`, B's side: each object's fingerprint of the compared attributes and the
             /// to-one references.
             var fingerprintsWithReferences: [Int] = []
-            /// `content`, A's side: each object's to-one targets (nil for none), one per compared
-            /// to-one relationship, object after object.
-            var targets: [PersistentIdentifier?] = []
+            /// `content`, A's side: each object's to-one targets, one per compared to-one
+            /// relationship, object after object: a target of the relationship's destination
+            /// whose key is a canonical number as that number, none as -1, any other as
+            /// -2 - its place in ``otherTargets``.
+            var targets: [Int64] = []
+            var otherTargets: [PersistentIdentifier] = []
         }
 
         /// The matches of one entity's objects.
@@ -61,8 +64,9 @@ extension DocumentDiff {
             var strategy: MatchStrategy
             /// `unique`: the constraint's properties; `content`: the compared attributes.
             var matched: [String] = []
-            /// `content`: the compared to-one relationships.
+            /// `content`: the compared to-one relationships, and their destinations.
             var toOne: [String] = []
+            var destinations: [String] = []
         }
 
         private var comparison: Comparison!
@@ -206,6 +210,8 @@ extension DocumentDiff {
                 case .content:
                     plan.matched = comparison.comparedAttributes(of: entity).map(\.name)
                     plan.toOne = comparison.contentToOneRelationships(of: entity)
+                    let described = b.schema.entity(named: entity)
+                    plan.destinations = plan.toOne.map { described?.relationship(named: $0)?.destination ?? "" }
                 default: break
                 }
                 plans[entity] = plan
@@ -282,11 +288,16 @@ extension DocumentDiff {
                     index.fingerprints.append(fingerprint)
                     guard plan.strategy == .content else { continue }
                     if isA {
-                        for place in toOnePlaces {
-                            if case .reference(let target) = Comparison.value(of: record, at: place) {
-                                index.targets.append(target)
+                        for (place, destination) in zip(toOnePlaces, plan.destinations) {
+                            guard case .reference(let target) = Comparison.value(of: record, at: place) else {
+                                index.targets.append(-1)
+                                continue
+                            }
+                            if let number = PrimaryKeyOrder.canonicalNumber(target.primaryKey), target.entityName == destination {
+                                index.targets.append(number)
                             } else {
-                                index.targets.append(nil)
+                                index.targets.append(-2 - Int64(index.otherTargets.count))
+                                index.otherTargets.append(target)
                             }
                         }
                     } else {
@@ -363,20 +374,29 @@ extension DocumentDiff {
                 // matches made before this entity's), then, among the rest, objects with equal
                 // attributes.
                 let rank = matchingRank[entity]!
-                let width = plans[entity]!.toOne.count
+                let destinations = plans[entity]!.destinations
+                let width = destinations.count
                 var withReferences = [Int](repeating: 0, count: fromA.keys.count)
                 for i in withReferences.indices {
                     var hasher = Hasher()
                     hasher.combine(fromA.fingerprints[i])
-                    for target in fromA.targets[(i * width)..<(i * width + width)] {
-                        guard let target else {
+                    for (offset, destination) in destinations.enumerated() {
+                        let target = fromA.targets[i * width + offset]
+                        let found: PersistentIdentifier?
+                        switch target {
+                        case -1:
                             hasher.combine(0 as UInt8)
                             continue
+                        case 0...:
+                            found = matched(entity: destination, position: indexA[destination]?.keys.position(ofNumber: target), before: rank)
+                        default:
+                            found = matched(fromA.otherTargets[Int(-2 - target)], before: rank)
                         }
-                        if let matched = matched(target, before: rank) {
+                        if let found {
                             hasher.combine(1 as UInt8)
-                            hasher.combine(matched)
+                            hasher.combine(found)
                         } else {
+                            // Unmatched: equal to nothing of B's (never paired by this round).
                             hasher.combine(2 as UInt8)
                             hasher.combine(target)
                         }
@@ -424,8 +444,14 @@ extension DocumentDiff {
         /// entities matched before the one of rank `rank`, when given).
         private func matched(_ target: PersistentIdentifier, before rank: Int = .max) -> PersistentIdentifier? {
             let entity = target.entityName
-            guard !identifiersAgree, let entityRank = matchingRank[entity], entityRank < rank, let made = pairs[entity],
-                let i = indexA[entity]?.keys.position(of: target.primaryKey)
+            return matched(entity: entity, position: indexA[entity]?.keys.position(of: target.primaryKey), before: rank)
+        }
+
+        /// B's identifier of the object A's object of `entity` at `position` was matched with, if
+        /// it was (among the entities matched before the one of rank `rank`).
+        private func matched(entity: String, position: Int?, before rank: Int = .max) -> PersistentIdentifier? {
+            guard !identifiersAgree, let i = position, let entityRank = matchingRank[entity], entityRank < rank,
+                let made = pairs[entity]
             else { return nil }
             let j = Int(made.partnerOfA[i])
             guard j >= 0, let template = templatesB[entity], let keys = indexB[entity]?.keys else { return nil }

@@ -127,4 +127,32 @@ import Testing
                 "\(pair): diff's peak \(peak >> 20) MiB, inspect's \(reading.map { $0.bytes >> 20 }) MiB, documents of \(sizes.map { $0 >> 20 }) MiB")
         }
     }
+
+    /// Two stores whose keys differ (`convert --renumber` with one trip edited), matched by
+    /// their values or by the remap table: each document is read twice, never held, so the peak
+    /// stays below the peaks of reading each alone added up (reading both whole took about six
+    /// times the larger input); a condition every trip meets keeps every difference.
+    @Test func matchingByValuesOrARemapTableHoldsNeitherDocument() throws {
+        #expect(try tripdoc.run("sample", "-o", "a.json", "--trips", "20000").status == 0)
+        #expect(try tripdoc.run("convert", "a.json", "b0.json", "--renumber", "--remap-table", "map.json").status == 0)
+        var text = String(decoding: try tripdoc.contents("b0.json"), as: UTF8.self)
+        let destination = try #require(text.range(of: "\"Tokyo\""))
+        text.replaceSubrange(destination, with: "\"Tokio\"")
+        try Data(text.utf8).write(to: tripdoc.folder.appendingPathComponent("b.json"))
+        let reading = try ["a.json", "b.json"].map { try peakMemory(["inspect", $0]) }
+        #expect(reading.allSatisfy { $0.status == 0 })
+        for options in [[], ["--map", "map.json"], ["--match", "content"]] {
+            let (peak, status) = try peakMemory(["diff", "a.json", "b.json"] + options)
+            #expect(status == 1)
+            #expect(
+                peak < reading[0].bytes + reading[1].bytes,
+                "\(options): diff's peak \(peak >> 20) MiB, inspect's \(reading.map { $0.bytes >> 20 }) MiB")
+        }
+        let byValues = try tripdoc.run("diff", "a.json", "b.json", "--entity", "Trip", "--json")
+        let restricted = try tripdoc.run(["diff", "a.json", "b.json", "--json"] + Self.readWhole)
+        #expect(byValues.status == 1)
+        #expect(byValues.stdout == restricted.stdout)
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(byValues.stdout.utf8)) as? [String: Any])
+        #expect(summary["summary"] as? [String: Int] == ["added": 0, "removed": 0, "changed": 1])
+    }
 }
