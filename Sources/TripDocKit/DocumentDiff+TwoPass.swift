@@ -115,6 +115,8 @@ extension DocumentDiff {
         ///   B's, or the request's error, in that order of preference.
         mutating func run(_ stream: (_ isA: Bool) -> DocumentRecordStream) throws -> DocumentDiff {
             var diff = try Self.withStreams(stream) { try firstPass($0, $1) }
+            (CodingProgress.observer as? TerminalProgress)?.beginAgain(
+                "comparing " + [pathA, pathB].map { $0 == "-" ? "standard input" : $0 }.joined(separator: " and "))
             try Self.withStreams(stream) { try secondPass($0, $1) }
             diff.entities = comparison.entityNames.filter { onlyEntity == nil || $0 == onlyEntity }.map { entity in
                 var differences = EntityDifferences(

@@ -78,6 +78,20 @@ import Testing
         #expect(!last.contains(": 0.0 of ") && !last.hasSuffix(" 0 snapshots"), "\(last)")
     }
 
+    /// Matched by their values, the documents are read twice: the line says so the second time
+    /// and counts that reading from nothing.
+    @Test func theProgressLineTellsTheSecondReading() throws {
+        #expect(try tripdoc.run("sample", "-o", "a.json", "--trips", "10000").status == 0)
+        #expect(try tripdoc.run("convert", "a.json", "b.plist", "--renumber").status == 0)
+        let shown = try tripdoc.run(["diff", "a.json", "b.plist"], environment: ["TRIPDOC_PROGRESS": "1"])
+        #expect(shown.status == 0)
+        let lines = shown.stderr.split(separator: "\r").map { $0.replacingOccurrences(of: "\u{1B}[K", with: "") }
+        #expect(lines.contains { $0.hasPrefix("tripdoc: reading a.json and b.plist: ") })
+        let last = try #require(lines.last { !$0.isEmpty })
+        #expect(last.hasPrefix("tripdoc: comparing a.json and b.plist: "), "\(last)")
+        #expect(!last.contains(": 0.0 of ") && !last.hasSuffix(" 0 snapshots"), "\(last)")
+    }
+
     /// The peak resident size, in bytes, of `tripdoc arguments…` run in the folder, from
     /// `/proc` while it runs, and its exit status.
     func peakMemory(_ arguments: [String]) throws -> (bytes: Int, status: Int32) {
