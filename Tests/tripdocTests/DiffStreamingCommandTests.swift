@@ -92,6 +92,24 @@ import Testing
         #expect(!last.contains(": 0.0 of ") && !last.hasSuffix(" 0 snapshots"), "\(last)")
     }
 
+    /// Standard input is taken whole once, then read twice like a file, with the same output.
+    @Test func standardInputIsReadTwiceFromWhatWasTaken() throws {
+        #expect(try tripdoc.run("convert", "trips.json", "b0.json", "--renumber", "--remap-table", "map.json").status == 0)
+        var text = String(decoding: try tripdoc.contents("b0.json"), as: UTF8.self)
+        let title = try #require(text.range(of: "\"title\":\""))
+        text.replaceSubrange(title, with: "\"title\":\"Edited: ")
+        try Data(text.utf8).write(to: tripdoc.folder.appendingPathComponent("b.json"))
+        for options in [[], ["--map", "map.json", "--json"], ["--entity", "BucketListItem", "--where", "trip != nil"]] {
+            let fromFile = try tripdoc.run(["diff", "trips.json", "b.json"] + options)
+            let fromInput = try tripdoc.run(["diff", "-", "b.json"] + options, input: try tripdoc.contents("trips.json"))
+            #expect(fromFile.status == 1, "\(options) \(fromFile.stderr)")
+            #expect(fromInput.status == 1, "\(options) \(fromInput.stderr)")
+            // Standard input is named "-".
+            #expect(fromInput.stdout == fromFile.stdout.replacingOccurrences(of: "trips.json", with: "-"), "\(options)")
+            #expect(!fromFile.stdout.isEmpty)
+        }
+    }
+
     /// The peak resident size, in bytes, of `tripdoc arguments…` run in the folder, from
     /// `/proc` while it runs, and its exit status.
     func peakMemory(_ arguments: [String]) throws -> (bytes: Int, status: Int32) {
