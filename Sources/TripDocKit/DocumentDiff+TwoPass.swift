@@ -377,6 +377,9 @@ extension DocumentDiff {
                 // attributes.
                 let rank = matchingRank[entity]!
                 let destinations = plans[entity]!.destinations
+                // Looked up in a copy made once: a method of a mutating method's `self` copied
+                // the whole comparison (every table's retain and release) at each call.
+                let matches = self
                 let width = destinations.count
                 var withReferences = [Int](repeating: 0, count: fromA.keys.count)
                 for i in withReferences.indices {
@@ -390,9 +393,11 @@ extension DocumentDiff {
                             hasher.combine(0 as UInt8)
                             continue
                         case 0...:
-                            found = matched(entity: destination, position: indexA[destination]?.keys.position(ofNumber: target), before: rank)
+                            found = matches.matched(
+                                entity: destination, position: matches.indexA[destination]?.keys.position(ofNumber: target),
+                                before: rank)
                         default:
-                            found = matched(fromA.otherTargets[Int(-2 - target)], before: rank)
+                            found = matches.matched(fromA.otherTargets[Int(-2 - target)], before: rank)
                         }
                         if let found {
                             hasher.combine(1 as UInt8)
@@ -515,6 +520,9 @@ extension DocumentDiff {
             let attributes = comparison.comparedAttributes(of: entity)
             let relationships = comparison.reportedRelationships(of: entity)
             let rank = matchingRank[entity]!
+            // Read through a copy made once (see `match`); this entity's results are recorded
+            // in `self` after.
+            let frozen = self
             var places: Places?
             var waitingA: [Int: SnapshotRecord] = [:]
             var waitingB: [Int: SnapshotRecord] = [:]
@@ -546,12 +554,12 @@ extension DocumentDiff {
                 }
                 let i = Int(made.partnerOfB[j])
                 let withReferences = !made.withReferences.isEmpty && made.withReferences[i]
-                guard agree(old, new, plan: plan, places: places!, withReferences: withReferences, rank: rank) else {
+                guard frozen.agree(old, new, plan: plan, places: places!, withReferences: withReferences, rank: rank) else {
                     throw StreamUnavailable(reason: "two objects of \(entity) share a fingerprint but not their values")
                 }
-                if reported, let object = changes(old, new, attributes: attributes, relationships: relationships, places!) {
+                if reported, let object = frozen.changes(old, new, attributes: attributes, relationships: relationships, places!) {
                     let meets = queries.map {
-                        $0.0.matches(old.snapshot, related: related.0) || $0.1.matches(new.snapshot, related: related.1)
+                        $0.0.matches(old.snapshot, related: frozen.related.0) || $0.1.matches(new.snapshot, related: frozen.related.1)
                     }
                     changedHere.append((j, object, meets ?? true))
                 }
@@ -564,14 +572,14 @@ extension DocumentDiff {
                     if reported {
                         let snapshot = old.snapshot
                         removedHere.append(snapshot)
-                        if let queries { removedMeetHere.append(queries.0.matches(snapshot, related: related.0)) }
+                        if let queries { removedMeetHere.append(queries.0.matches(snapshot, related: frozen.related.0)) }
                     }
                     try advanceA()
                 } else if let new = y, partnerOfY < 0 {
                     if reported {
                         let snapshot = new.snapshot
                         addedHere.append(snapshot)
-                        if let queries { addedMeetHere.append(queries.1.matches(snapshot, related: related.1)) }
+                        if let queries { addedMeetHere.append(queries.1.matches(snapshot, related: frozen.related.1)) }
                     }
                     try advanceB()
                 } else if let old = x, let new = y, partnerOfX == positionB {
