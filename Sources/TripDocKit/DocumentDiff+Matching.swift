@@ -77,6 +77,15 @@ extension DocumentDiff {
             }
         }
 
+        /// The to-one relationships both schemas give `entity` with one destination, not ignored:
+        /// the references a content fingerprint takes in.
+        func contentToOneRelationships(of entity: String) -> [String] {
+            (b.schema.entity(named: entity)?.relationships ?? []).filter {
+                !$0.isToMany && !isIgnored(entity, $0.name)
+                    && a.schema.entity(named: entity)?.relationship(named: $0.name)?.destination == $0.destination
+            }.map(\.name)
+        }
+
         func strategy(for entity: String) -> MatchStrategy {
             let hasConstraint = !(b.schema.entity(named: entity)?.effectiveUniquenessConstraints.isEmpty ?? true)
             switch requested {
@@ -163,10 +172,7 @@ extension DocumentDiff {
                 }
             case .content:
                 let attributes = comparedAttributes(of: entity).map(\.name)
-                let toOne = (b.schema.entity(named: entity)?.relationships ?? []).filter {
-                    !$0.isToMany && !isIgnored(entity, $0.name)
-                        && a.schema.entity(named: entity)?.relationship(named: $0.name)?.destination == $0.destination
-                }.map(\.name)
+                let toOne = contentToOneRelationships(of: entity)
                 let attributePlaces = (Self.positions(of: attributes, in: fromA), Self.positions(of: attributes, in: fromB))
                 let toOnePlaces = (Self.positions(of: toOne, in: fromA), Self.positions(of: toOne, in: fromB))
                 // First objects equal in everything, then, among the rest, objects with equal

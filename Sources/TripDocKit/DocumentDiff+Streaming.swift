@@ -6,30 +6,45 @@ extension DocumentDiff {
     struct StreamUnavailable: Error, CustomStringConvertible {
         /// What keeps them from it.
         var reason: String
+        /// Whether objects are matched by their values or a remap table: the documents may
+        /// then be compared in two readings of each (``TwoPassComparison``).
+        var matchedOtherwiseThanByKey = false
         var description: String { reason }
     }
 
     /// Compares the document at `pathA` with the one at `pathB` (standard input for `-`, a
     /// journal beside a document folded in, as ``DocumentFile/contents(of:limits:mapped:)`` reads
     /// them), as ``init(_:at:_:at:match:remapTable:entity:ignoring:history:)`` does with both read
-    /// whole, with the same result.
+    /// whole (followed by ``restrict(to:entity:a:b:)`` for a `condition`), with the same result.
     ///
     /// When every entity is matched by primary key (one store, or two of one lineage, or
     /// `match: .key`), the two documents are read at once, each on a thread of its own, and
     /// compared as a merge of their snapshots in key order: memory holds the differences and,
     /// for two stores, the keys of the matched objects of entities that relationships point to
-    /// (to name them in B's terms), never the documents. Otherwise (matching by values or a remap
-    /// table), or when a document does not list its entities in name order and their snapshots
-    /// in primary-key order (tripdoc always does), or refers to an object neither side matched
-    /// where the other side refers to the same key, both are read whole as records instead.
+    /// (to name them in B's terms), never the documents. When objects are matched by their
+    /// values or a remap table, or a `condition` is given, each document is read twice: once
+    /// for the keys and the fingerprints of the values the matching uses (and the objects the
+    /// condition reads through to-one relationships), which are matched, then for the matched
+    /// pairs, compared as both come. When a document does not list its entities in name order
+    /// and their snapshots in primary-key order (tripdoc always does), refers to an object
+    /// neither side matched where the other side refers to the same key, or when two objects'
+    /// fingerprints turn out to be equal where their values are not, both are read whole as
+    /// records instead.
     ///
+    /// - Parameter condition: A `--where` condition on `entity`: only the differences of the
+    ///   objects that meet it on either side are kept.
     /// - Throws: A reading error (`FileReadError`, `DocumentReadError`, …), A's when both
-    ///   fail; else as ``init(_:at:_:at:match:remapTable:entity:ignoring:history:)``.
+    ///   fail; else as ``init(_:at:_:at:match:remapTable:entity:ignoring:history:)``, then a
+    ///   ``QueryError`` for a condition that does not parse or fit either schema;
+    ///   ``TripDocError/invalidArgument(_:)`` for a condition without an entity.
     public init(
         files pathA: String, _ pathB: String, match: MatchStrategy = .auto, remapTable: RemapTable? = nil,
         entity: String? = nil, ignoring: Set<String> = [], history compareHistory: Bool = false,
-        limits: DocumentLimits = .standard
+        condition: String? = nil, limits: DocumentLimits = .standard
     ) throws {
+        if condition != nil, entity == nil {
+            throw TripDocError.invalidArgument("a condition applies to the objects of one entity: give the entity")
+        }
         let dataA = try DocumentFile.contents(of: pathA, limits: limits, mapped: true)
         let dataB: Data
         do {
@@ -39,23 +54,37 @@ extension DocumentDiff {
             defer { streamA.cancel() }
             throw streamA.errorAtTheEnd() ?? error
         }
+        func stream(_ isA: Bool) -> DocumentRecordStream {
+            Self.stream(isA ? dataA : dataB, path: isA ? pathA : pathB, limits: limits)
+        }
         do {
-            var merge = StreamedComparison(
+            if condition == nil {
+                do {
+                    var merge = StreamedComparison(
+                        pathA: pathA, pathB: pathB, requested: match, remapTable: remapTable, onlyEntity: entity,
+                        ignoring: ignoring, compareHistory: compareHistory)
+                    self = try merge.run(stream(true), stream(false))
+                    return
+                } catch let unavailable as StreamUnavailable where unavailable.matchedOtherwiseThanByKey {
+                    // Read twice, below.
+                }
+            }
+            var passes = TwoPassComparison(
                 pathA: pathA, pathB: pathB, requested: match, remapTable: remapTable, onlyEntity: entity,
-                ignoring: ignoring, compareHistory: compareHistory)
-            self = try merge.run(
-                Self.stream(dataA, path: pathA, limits: limits), Self.stream(dataB, path: pathB, limits: limits))
+                ignoring: ignoring, compareHistory: compareHistory, condition: condition)
+            self = try passes.run(stream)
         } catch is StreamUnavailable {
             let (recordsA, recordsB) = try DocumentFile.readRecordsOfBoth(dataA, at: pathA, dataB, at: pathB, limits: limits)
             try self.init(
                 recordsA, at: pathA, recordsB, at: pathB, match: match, remapTable: remapTable, entity: entity,
                 ignoring: ignoring, history: compareHistory)
+            if let condition, let entity { try restrict(to: condition, entity: entity, a: recordsA, b: recordsB) }
         }
     }
 
     /// The document in `data`, from `path`, read on a thread of its own, which reports to the
     /// caller's progress observer (``CodingProgress``; a thread does not inherit it by itself).
-    private static func stream(_ data: Data, path: String, limits: DocumentLimits) -> DocumentRecordStream {
+    static func stream(_ data: Data, path: String, limits: DocumentLimits) -> DocumentRecordStream {
         let observer = ProgressObserver(value: CodingProgress.observer)
         return DocumentRecordStream.start { feeder in
             try CodingProgress.$observer.withValue(observer.value) {
@@ -167,7 +196,7 @@ extension DocumentDiff {
             let comparison = Comparison(
                 a: a, b: b, requested: requested, remapTable: remapTable, ignoring: ignoring, onlyEntity: onlyEntity)
             guard comparison.entityNames.allSatisfy({ comparison.strategy(for: $0) == .key }) else {
-                throw StreamUnavailable(reason: "objects are matched by their values")
+                throw StreamUnavailable(reason: "objects are matched by their values", matchedOtherwiseThanByKey: true)
             }
             self.comparison = comparison
             storeB = b.storeIdentifier
@@ -239,6 +268,7 @@ extension DocumentDiff {
                     beginA.history ?? streamA.lateHistory ?? DocumentHistory(),
                     beginB.history ?? streamB.lateHistory ?? DocumentHistory())
             }
+            diff.reading = .merged
             return diff
         }
 

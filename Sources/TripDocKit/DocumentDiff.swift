@@ -136,6 +136,19 @@ public struct DocumentDiff {
     /// keys differ (what a ``DocumentPatch`` needs to name B's objects in A's terms).
     var differingKeys: [String: [String: String]] = [:]
 
+    /// How the documents were read for the comparison.
+    enum Reading {
+        /// Both whole, as records.
+        case whole
+        /// Once each, as a merge of their objects in primary-key order.
+        case merged
+        /// Twice each: for the fingerprints that match objects, then for the matched pairs.
+        case twoPasses
+    }
+
+    /// How the documents were read (what the tests of the streamed comparisons look at).
+    var reading = Reading.whole
+
     /// Whether the documents have the same content (and history, when compared).
     public var isIdentical: Bool {
         schemaDifferences.isEmpty && entities.allSatisfy(\.isEmpty)

@@ -51,6 +51,19 @@ public final class TerminalProgress: CodingProgressObserver, @unchecked Sendable
         }
     }
 
+    /// Starts another phase over the same input (`diff`'s second reading of its documents):
+    /// the totals stay, what was done counts again from nothing.
+    public func beginAgain(_ phase: String) {
+        lock.withLock {
+            self.phase = phase
+            bytesRead = 0
+            snapshots = 0
+            entities = 0
+            started = Date()
+            show(force: true)
+        }
+    }
+
     public func advance(snapshots count: Int, finishedEntity: Bool) {
         lock.withLock {
             snapshots += count

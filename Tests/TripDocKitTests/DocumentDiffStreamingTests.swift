@@ -6,8 +6,9 @@ import TripDocTestSupport
 
 /// Comparing two documents as they are read (`DocumentDiff(files:_:)`, what `tripdoc diff`
 /// does): the same differences, JSON and patch as comparing them read whole, in every format,
-/// for one store and for two of one lineage; documents out of order and matching by values
-/// read whole instead; A's reading error first, as before.
+/// for one store and for two of one lineage; documents out of order read whole instead, and
+/// matching by values in two readings of each (see `DocumentDiffTwoPassTests`); A's reading
+/// error first, as before.
 @Suite struct DocumentDiffStreamingTests {
     let scratch: ScratchFolder
 

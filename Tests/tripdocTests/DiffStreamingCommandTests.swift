@@ -9,8 +9,8 @@ import Testing
 
     init() throws { tripdoc = try TripDocRunner() }
 
-    /// A condition every trip meets: `--where` makes diff read both documents whole, as it did
-    /// before it streamed, so its message is the one to expect.
+    /// A condition every trip meets: `--where` makes diff read each document twice (the
+    /// objects the condition reads first) instead of as a merge, with the same message.
     static let readWhole = ["--entity", "Trip", "--where", "name != \"\""]
 
     @Test(arguments: ["truncated.json", "truncated.plist", "truncated.tripbundle"])
@@ -78,6 +78,38 @@ import Testing
         #expect(!last.contains(": 0.0 of ") && !last.hasSuffix(" 0 snapshots"), "\(last)")
     }
 
+    /// Matched by their values, the documents are read twice: the line says so the second time
+    /// and counts that reading from nothing.
+    @Test func theProgressLineTellsTheSecondReading() throws {
+        #expect(try tripdoc.run("sample", "-o", "a.json", "--trips", "10000").status == 0)
+        #expect(try tripdoc.run("convert", "a.json", "b.plist", "--renumber").status == 0)
+        let shown = try tripdoc.run(["diff", "a.json", "b.plist"], environment: ["TRIPDOC_PROGRESS": "1"])
+        #expect(shown.status == 0)
+        let lines = shown.stderr.split(separator: "\r").map { $0.replacingOccurrences(of: "\u{1B}[K", with: "") }
+        #expect(lines.contains { $0.hasPrefix("tripdoc: reading a.json and b.plist: ") })
+        let last = try #require(lines.last { !$0.isEmpty })
+        #expect(last.hasPrefix("tripdoc: comparing a.json and b.plist: "), "\(last)")
+        #expect(!last.contains(": 0.0 of ") && !last.hasSuffix(" 0 snapshots"), "\(last)")
+    }
+
+    /// Standard input is taken whole once, then read twice like a file, with the same output.
+    @Test func standardInputIsReadTwiceFromWhatWasTaken() throws {
+        #expect(try tripdoc.run("convert", "trips.json", "b0.json", "--renumber", "--remap-table", "map.json").status == 0)
+        var text = String(decoding: try tripdoc.contents("b0.json"), as: UTF8.self)
+        let title = try #require(text.range(of: "\"title\":\""))
+        text.replaceSubrange(title, with: "\"title\":\"Edited: ")
+        try Data(text.utf8).write(to: tripdoc.folder.appendingPathComponent("b.json"))
+        for options in [[], ["--map", "map.json", "--json"], ["--entity", "BucketListItem", "--where", "trip != nil"]] {
+            let fromFile = try tripdoc.run(["diff", "trips.json", "b.json"] + options)
+            let fromInput = try tripdoc.run(["diff", "-", "b.json"] + options, input: try tripdoc.contents("trips.json"))
+            #expect(fromFile.status == 1, "\(options) \(fromFile.stderr)")
+            #expect(fromInput.status == 1, "\(options) \(fromInput.stderr)")
+            // Standard input is named "-".
+            #expect(fromInput.stdout == fromFile.stdout.replacingOccurrences(of: "trips.json", with: "-"), "\(options)")
+            #expect(!fromFile.stdout.isEmpty)
+        }
+    }
+
     /// The peak resident size, in bytes, of `tripdoc arguments…` run in the folder, from
     /// `/proc` while it runs, and its exit status.
     func peakMemory(_ arguments: [String]) throws -> (bytes: Int, status: Int32) {
@@ -126,5 +158,33 @@ import Testing
                 peak < reading[0].bytes + reading[1].bytes,
                 "\(pair): diff's peak \(peak >> 20) MiB, inspect's \(reading.map { $0.bytes >> 20 }) MiB, documents of \(sizes.map { $0 >> 20 }) MiB")
         }
+    }
+
+    /// Two stores whose keys differ (`convert --renumber` with one trip edited), matched by
+    /// their values or by the remap table: each document is read twice, never held, so the peak
+    /// stays below the peaks of reading each alone added up (reading both whole took about six
+    /// times the larger input); a condition every trip meets keeps every difference.
+    @Test func matchingByValuesOrARemapTableHoldsNeitherDocument() throws {
+        #expect(try tripdoc.run("sample", "-o", "a.json", "--trips", "20000").status == 0)
+        #expect(try tripdoc.run("convert", "a.json", "b0.json", "--renumber", "--remap-table", "map.json").status == 0)
+        var text = String(decoding: try tripdoc.contents("b0.json"), as: UTF8.self)
+        let destination = try #require(text.range(of: "\"Tokyo\""))
+        text.replaceSubrange(destination, with: "\"Tokio\"")
+        try Data(text.utf8).write(to: tripdoc.folder.appendingPathComponent("b.json"))
+        let reading = try ["a.json", "b.json"].map { try peakMemory(["inspect", $0]) }
+        #expect(reading.allSatisfy { $0.status == 0 })
+        for options in [[], ["--map", "map.json"], ["--match", "content"]] {
+            let (peak, status) = try peakMemory(["diff", "a.json", "b.json"] + options)
+            #expect(status == 1)
+            #expect(
+                peak < reading[0].bytes + reading[1].bytes,
+                "\(options): diff's peak \(peak >> 20) MiB, inspect's \(reading.map { $0.bytes >> 20 }) MiB")
+        }
+        let byValues = try tripdoc.run("diff", "a.json", "b.json", "--entity", "Trip", "--json")
+        let restricted = try tripdoc.run(["diff", "a.json", "b.json", "--json"] + Self.readWhole)
+        #expect(byValues.status == 1)
+        #expect(byValues.stdout == restricted.stdout)
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(byValues.stdout.utf8)) as? [String: Any])
+        #expect(summary["summary"] as? [String: Int] == ["added": 0, "removed": 0, "changed": 1])
     }
 }

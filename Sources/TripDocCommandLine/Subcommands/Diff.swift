@@ -111,25 +111,20 @@ extension TripDocCommand {
         func run() throws {
             let limits = try limitOptions.limits()
             let strategy = DocumentDiff.MatchStrategy(rawValue: match)!
-            // Compared as they are read, unless --where tests conditions on whole documents or
-            // --map matches by a table (the documents are then read first, as before).
-            var records: (DocumentRecords, DocumentRecords)?
+            // Compared as they are read: once each when objects are matched by key, twice each
+            // when by their values or a table, or for --where.
             let diff = try TerminalProgress.reading([a, b]) {
-                guard condition != nil || map != nil else {
-                    return try DocumentDiff(
-                        files: a, b, match: strategy, entity: entity, ignoring: Set(ignore), history: history,
-                        limits: limits)
+                let table: RemapTable?
+                do {
+                    table = try map.map { try RemapTable.read(from: $0) }
+                } catch {
+                    // The documents' reading errors come first, as when they were read first.
+                    _ = try DocumentFile.readRecordsOfBoth(a, b, limits: limits)
+                    throw error
                 }
-                let (first, second) = try DocumentFile.readRecordsOfBoth(a, b, limits: limits)
-                records = (first, second)
-                let table = try map.map { try RemapTable.read(from: $0) }
-                var diff = try DocumentDiff(
-                    first, at: a, second, at: b, match: strategy, remapTable: table, entity: entity,
-                    ignoring: Set(ignore), history: history)
-                if let condition, let entity {
-                    try diff.restrict(to: condition, entity: entity, a: first, b: second)
-                }
-                return diff
+                return try DocumentDiff(
+                    files: a, b, match: strategy, remapTable: table, entity: entity, ignoring: Set(ignore),
+                    history: history, condition: condition, limits: limits)
             }
             if !quiet {
                 if patch {
@@ -143,9 +138,9 @@ extension TripDocCommand {
                     try StandardOutput.write(diff.text(colour: colour))
                 }
             }
-            // What was read is left to the process's end: releasing millions of snapshots one by
-            // one takes longer than the exit that reclaims their memory at once.
-            withExtendedLifetime((records, diff)) { Foundation.exit(diff.isIdentical ? 0 : 1) }
+            // What was read is left to the process's end: releasing millions of differences one
+            // by one takes longer than the exit that reclaims their memory at once.
+            withExtendedLifetime(diff) { Foundation.exit(diff.isIdentical ? 0 : 1) }
         }
     }
 }
