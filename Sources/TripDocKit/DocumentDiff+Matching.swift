@@ -389,7 +389,7 @@ extension DocumentDiff {
                 added: fromB.indices.filter { !pairedB[$0 - fromB.startIndex] }.map { fromB[$0].snapshot },
                 removed: removed, changed: changed)
             differences.removedInTermsOfB = removed.map { snapshot in
-                DefaultSnapshot(persistentIdentifier: snapshot.persistentIdentifier, values: snapshot.values.mapValues(translated))
+                snapshot.mapValues(translated)
             }
             return differences
         }

@@ -259,7 +259,7 @@ extension DocumentDiff {
                         return object
                     })
                 differences.removedInTermsOfB = differences.removed.map { snapshot in
-                    DefaultSnapshot(persistentIdentifier: snapshot.persistentIdentifier, values: snapshot.values.mapValues(translated))
+                    snapshot.mapValues(translated)
                 }
                 return differences
             }

@@ -123,7 +123,7 @@ extension DocumentDiff {
                     entity: entity, strategy: comparison.strategies[entity] ?? .content, added: added[entity] ?? [],
                     removed: removed[entity] ?? [], changed: changed[entity] ?? [])
                 differences.removedInTermsOfB = differences.removed.map { snapshot in
-                    DefaultSnapshot(persistentIdentifier: snapshot.persistentIdentifier, values: snapshot.values.mapValues(translated))
+                    snapshot.mapValues(translated)
                 }
                 return differences
             }

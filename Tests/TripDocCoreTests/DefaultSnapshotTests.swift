@@ -56,6 +56,16 @@ import Testing
         #expect(a.layout === b.layout)
     }
 
+    @Test func mappingValuesKeepsEveryPropertyIncludingNullOnes() {
+        let snapshot = DefaultSnapshot(persistentIdentifier: trip, values: ["n": .int(1), "x": .null, "s": .string("a")])
+        let mapped = snapshot.mapValues { value in
+            if case .int(let number) = value { return .int(number + 1) }
+            return value
+        }
+        #expect(mapped.values == ["n": .int(2), "x": .null, "s": .string("a")])
+        #expect(mapped.persistentIdentifier == trip)
+    }
+
     @Test func remappingRewritesReferencesAndKeepsTheRest() {
         let old = PersistentIdentifier(storeIdentifier: "S", entityName: "Item", primaryKey: "t1")
         let new = PersistentIdentifier(storeIdentifier: "S", entityName: "Item", primaryKey: "7")

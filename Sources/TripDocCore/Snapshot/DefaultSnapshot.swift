@@ -67,6 +67,12 @@ public struct DefaultSnapshot: DataStoreSnapshot, Hashable {
         for position in slots.indices { try body(layout.names[position], slots[position]) }
     }
 
+    /// The snapshot with each value replaced by `transform`'s result, the same properties kept
+    /// (no dictionary is made).
+    public func mapValues(_ transform: (SnapshotValue) throws -> SnapshotValue) rethrows -> DefaultSnapshot {
+        DefaultSnapshot(persistentIdentifier: persistentIdentifier, layout: layout, slots: try slots.map(transform))
+    }
+
     public static func == (a: DefaultSnapshot, b: DefaultSnapshot) -> Bool {
         a.persistentIdentifier == b.persistentIdentifier && a.layout.isSame(as: b.layout) && a.slots == b.slots
     }
