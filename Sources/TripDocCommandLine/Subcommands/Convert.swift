@@ -17,8 +17,9 @@ extension TripDocCommand {
                 OUT is written atomically, so a failure leaves no partial file. A document with \
                 integrity problems (see tripdoc inspect) is refused.
 
-                IN is read in one pass and OUT written as it goes, on three threads (reading, \
-                checking, writing) sharing the cores, so a document larger \
+                IN is read in one pass and OUT written as it goes, on threads sharing the cores \
+                (reading, checking and writing; a bundle's entries are also deflated on a thread \
+                of their own), so a document larger \
                 than memory converts: memory holds the header, schema and history, the integrity \
                 check's tables (tens of bytes per model) and a window of IN. --renumber, OUT on \
                 standard output, and documents tripdoc did not write (snapshots out of order, the \
