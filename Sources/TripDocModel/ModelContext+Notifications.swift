@@ -44,8 +44,9 @@ extension ModelContext {
         /// Adds what one store took. A deleted model's identifier is taken now: it is the one
         /// the store deleted whatever becomes of the object.
         mutating func append(inserted: [any PersistentModel], updated: [any PersistentModel], deleted: [any PersistentModel]) {
-            self.inserted += inserted
-            self.updated += updated
+            // One store's lists are shared, not copied (a bulk insert's is as long as the save).
+            if self.inserted.isEmpty { self.inserted = inserted } else { self.inserted += inserted }
+            if self.updated.isEmpty { self.updated = updated } else { self.updated += updated }
             self.deleted += deleted.map(\.persistentModelID)
         }
     }
