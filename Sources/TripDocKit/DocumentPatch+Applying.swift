@@ -139,7 +139,7 @@ extension DocumentPatch {
             }
         }
         func value(of id: PersistentIdentifier, _ property: String) -> SnapshotValue? {
-            current[id].map { document.snapshots[$0].values[property] ?? .null }
+            current[id].map { document.snapshots[$0][property] ?? .null }
         }
 
         // Added objects: the identifier each is inserted under (its own, kept, or a temporary
@@ -198,7 +198,7 @@ extension DocumentPatch {
                     var holds = true
                     for property in entity.propertyNames {
                         let expected = comparable(try translate(object.values[property] ?? .null))
-                        let found = document.snapshots[index].values[property] ?? .null
+                        let found = document.snapshots[index][property] ?? .null
                         if expected != comparable(found) {
                             conflicts.append(
                                 PatchConflict(

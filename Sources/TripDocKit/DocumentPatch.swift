@@ -159,11 +159,11 @@ public struct DocumentPatch: Codable, Hashable, Sendable {
         for differences in diff.entities where !differences.isEmpty {
             var changes = EntityChanges()
             changes.added = differences.added.map { snapshot in
-                snapshot.values.values.forEach(note)
+                snapshot.slots.forEach(note)
                 return Object(key: snapshot.persistentIdentifier.primaryKey, values: present(snapshot.values))
             }
             changes.removed = differences.removedInTermsOfB.map { snapshot in
-                snapshot.values.values.forEach(note)
+                snapshot.slots.forEach(note)
                 return Object(key: snapshot.persistentIdentifier.primaryKey, values: present(snapshot.values))
             }
             changes.changed = differences.changed.map { object in

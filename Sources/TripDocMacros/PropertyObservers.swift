@@ -44,17 +44,24 @@ struct PropertyObservers {
     }
 
     /// The setter's statements: the observers around `change`, which sets the value from
-    /// `newValue`; `read` reads the current value.
-    func setterBody(change: String, read: String) -> String {
-        var lines: [String] = []
+    /// `newValue`; `read` reads the current value; `key` is the property's key path. An
+    /// assignment inside the property's own observers makes the change only
+    /// (`PersistedPropertyObservers`), as a stored property's does. The old value is read before
+    /// `willSet` runs, as for a stored property.
+    func setterBody(change: String, read: String, key: String) -> String {
+        guard willSetObserver != nil || didSetObserver != nil else { return change }
+        var lines = [
+            "guard TripDoc.PersistedPropertyObservers.begin(self, \(key)) else {\n\(change)\nreturn\n}",
+            "defer {\nTripDoc.PersistedPropertyObservers.end(self, \(key))\n}",
+        ]
+        if didSetReadsOldValue {
+            lines.append("let \(didSetObserver?.parameter ?? "oldValue") = \(read)")
+        }
         if let willSet = willSetObserver {
             let binding = willSet.parameter == "newValue" ? "" : "let \(willSet.parameter) = newValue\n"
             // `_ =`: a closure on a line of its own would be taken as a trailing closure of the
             // line before.
             lines.append("_ = { () -> Void in\n\(binding)\(Self.statements(willSet.body))\n}()")
-        }
-        if didSetReadsOldValue {
-            lines.append("let \(didSetObserver?.parameter ?? "oldValue") = \(read)")
         }
         lines.append(change)
         if let didSet = didSetObserver {

@@ -7,16 +7,24 @@ extension ModelContext {
     /// identifiers, upserts and delete rules show in the registered models.
     ///
     /// Posts ``willSave`` before and ``didSave`` after (naming what the stores took, also when
-    /// a later store then refused), both with the context as their object.
+    /// a later store then refused), both with the context as their object; a save that an
+    /// observer of ``willSave`` makes posts neither.
     ///
     /// - Throws: The store's error (such as `SaveChangesError` for a `deny` rule or a missing
     ///   value); the unsaved changes stay in the context.
     public func save() throws {
         guard hasChanges else { return }
-        NotificationCenter.default.post(name: Self.willSave, object: self)
+        let posts = postsSaveNotifications
+        if posts {
+            postsSaveNotifications = false
+            NotificationCenter.default.post(name: Self.willSave, object: self)
+            postsSaveNotifications = true
+            // An observer may have saved, or undone, the changes.
+            guard hasChanges else { return }
+        }
         // The models each store took, for didSave.
         var saved = SavedModels()
-        defer { if !saved.isEmpty { postDidSave(saved) } }
+        defer { if posts, !saved.isEmpty { postDidSave(saved) } }
         // Each entity's store, looked up once per save rather than once per model.
         var storesByEntity: [(entityName: String, store: ModelStore)] = []
         func storeHolding(_ id: PersistentIdentifier) throws -> ModelStore {
@@ -158,7 +166,7 @@ extension ModelContext {
     ) throws -> Bool {
         guard !remapped.isEmpty else { return false }
         func refersToInserted(_ snapshot: DefaultSnapshot) -> Bool {
-            snapshot.values.values.contains { value in
+            snapshot.slots.contains { value in
                 switch value {
                 case .reference(let id): remapped[id] != nil
                 case .references(let ids): ids.contains { remapped[$0] != nil }

@@ -57,6 +57,9 @@ public final class ModelContext {
     var deletedIdentifiers: [PersistentIdentifier] = []
     /// Snapshots stores offered alongside fetches, for resolving relationships.
     var snapshotCache: [PersistentIdentifier: DefaultSnapshot] = [:]
+    /// Whether `save()` posts ``willSave`` and ``didSave``: not while the context is being
+    /// deinitialised (its last autosave), nor for a save an observer of ``willSave`` makes.
+    var postsSaveNotifications = true
 
     /// A context over the container's stores.
     public init(_ container: ModelContainer) {
@@ -68,6 +71,8 @@ public final class ModelContext {
     deinit {
         if autosaveEnabled {
             Autosave.unregister(self)
+            // No notification names a context that is going away.
+            postsSaveNotifications = false
             autosave(isDeinitialising: true)
         }
         for store in container.stores { store.store.invalidateState(for: editingState) }

@@ -170,7 +170,7 @@ final class ModelDescription: @unchecked Sendable {
         indexByKeyPath = Dictionary(properties.indices.map { (properties[$0].keyPath, $0) }, uniquingKeysWith: { a, _ in a })
         indexByName = Dictionary(properties.indices.map { (properties[$0].name, $0) }, uniquingKeysWith: { a, _ in a })
         if indexByName.count == properties.count {
-            let layout = SnapshotLayout.of(names: properties.map(\.name))
+            let layout = SnapshotLayout.of(names: properties.map(\.name), isAnEntitys: true)
             snapshotLayout = layout
             positionsInSnapshot = properties.map { layout.positions[$0.name]! }
         } else {

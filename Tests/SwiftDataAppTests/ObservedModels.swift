@@ -20,6 +20,16 @@ import SwiftData
     var note: String? {
         willSet(next) { if next == nil { log.append("note cleared") } }
     }
+    /// Observers that assign to their own property, as apps write to normalise a value.
+    var tags: [String] = [] {
+        didSet { tags.sort() }
+    }
+    var goal: Int = 1 {
+        didSet {
+            log.append("goal \(oldValue) → \(goal)")
+            if goal < 1 { goal = 1 }
+        }
+    }
 
     init(title: String) {
         self.title = title

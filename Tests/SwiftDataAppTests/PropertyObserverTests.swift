@@ -32,6 +32,15 @@ import Testing
         #expect(habit.updatedAt == Date(timeIntervalSince1970: 1_800_000_000))
     }
 
+    @Test func anAssignmentInAPropertysOwnObserverChangesTheValueOnly() {
+        let habit = Habit(title: "Run")
+        habit.tags = ["b", "c", "a"]
+        #expect(habit.tags == ["a", "b", "c"])
+        habit.goal = -3
+        #expect(habit.goal == 1)
+        #expect(habit.log == ["goal 1 → -3"])
+    }
+
     @Test func observersNamingTheirValueSeeIt() {
         let habit = Habit(title: "Run")
         habit.note = "morning"

@@ -67,11 +67,18 @@ final class PersistedPropertyMacroTests: XCTestCase {
                         }
 
                         set {
+                            guard TripDoc.PersistedPropertyObservers.begin(self, \Trip.nights) else {
+                                _$backingData.setValue(forKey: \Trip.nights, to: newValue)
+                                return
+                            }
+                            defer {
+                                TripDoc.PersistedPropertyObservers.end(self, \Trip.nights)
+                            }
+                            let oldValue = _$backingData.getValue(forKey: \Trip.nights)
                             _ = { () -> Void in
                                 let next = newValue
                                 print(next)
                             }()
-                            let oldValue = _$backingData.getValue(forKey: \Trip.nights)
                             _$backingData.setValue(forKey: \Trip.nights, to: newValue)
                             _ = { () -> Void in
                                 guard oldValue != nights else {

@@ -10,6 +10,13 @@ import TripDoc
         var name: Notification.Name
         var inserted, updated, deleted: [PersistentIdentifier]?
         var hasUserInfo: Bool
+
+        init(
+            name: Notification.Name, inserted: [PersistentIdentifier]? = nil, updated: [PersistentIdentifier]? = nil,
+            deleted: [PersistentIdentifier]? = nil, hasUserInfo: Bool
+        ) {
+            (self.name, self.inserted, self.updated, self.deleted, self.hasUserInfo) = (name, inserted, updated, deleted, hasUserInfo)
+        }
     }
 
     /// The notifications posted, in order.
@@ -90,6 +97,48 @@ import TripDoc
         #expect(throws: (any Error).self) { try context.save() }
         #expect(posted.names == [ModelContext.willSave])
         #expect(posted.last?.hasUserInfo == false)
+    }
+
+    @Test func aSaveMadeByAnObserverOfWillSaveIsNotAnnouncedAgain() throws {
+        let context = try context()
+        let posted = Posted(observing: context)
+        let observer = NotificationCenter.default.addObserver(
+            forName: ModelContext.willSave, object: context, queue: nil
+        ) { notification in
+            try? (notification.object as? ModelContext)?.save()
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        context.insert(Trip(name: "Kyoto", destination: "Japan"))
+        try context.save()
+        // The observer's save took the changes; the outer save found none left and posted no didSave.
+        #expect(posted.names == [ModelContext.willSave])
+        #expect(!context.hasChanges)
+        #expect(try context.fetchCount(FetchDescriptor<Trip>()) == 1)
+    }
+
+    @Test func theLastAutosaveOfAContextGoingAwayPostsNothing() throws {
+        let container = try ModelContainer(for: Trip.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+        let log = Log()
+        var observers: [any NSObjectProtocol] = []
+        for name in [ModelContext.willSave, ModelContext.didSave] {
+            observers.append(
+                NotificationCenter.default.addObserver(forName: name, object: nil, queue: nil) { notification in
+                    // Other tests' contexts post too, in parallel: only this container's count.
+                    guard notification.object == nil || (notification.object as? ModelContext)?.container === container
+                    else { return }
+                    log.entries.withLock {
+                        $0.append(Entry(name: notification.name, hasUserInfo: notification.userInfo != nil))
+                    }
+                })
+        }
+        defer { for observer in observers { NotificationCenter.default.removeObserver(observer) } }
+        do {
+            let context = ModelContext(container)
+            context.autosaveEnabled = true
+            context.insert(Trip(name: "Kyoto", destination: "Japan"))
+        }
+        #expect(log.entries.withLock { $0.isEmpty })
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<Trip>()) == 1)
     }
 
     @Test func processingPendingChangesLeavesThemPendingAndListed() throws {

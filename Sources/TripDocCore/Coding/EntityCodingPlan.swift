@@ -109,7 +109,7 @@ final class EntityCodingPlan: Sendable {
         knowsKeysByPlace = !propertiesInKeyOrder.contains { $0.name == Self.identifierKey }
         codingsInKeyOrder = propertiesInKeyOrder.map(\.coding)
         let names = propertiesInKeyOrder.map(\.name)
-        snapshotLayout = propertiesByName.count == names.count ? SnapshotLayout.of(namesInOrder: names) : nil
+        snapshotLayout = propertiesByName.count == names.count ? SnapshotLayout.of(namesInOrder: names, isAnEntitys: true) : nil
     }
 
     /// Whether records of `other` hold their values in this plan's order.

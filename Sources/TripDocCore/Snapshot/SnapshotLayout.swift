@@ -29,24 +29,29 @@ package final class SnapshotLayout: Sendable {
 
     /// The most distinct name lists kept: past it, a layout is made for each request (equal
     /// layouts are then compared by their names), so that a process reading documents of
-    /// endlessly varied schemas does not grow without bound.
+    /// endlessly varied schemas does not grow without bound. An entity's layout, which its
+    /// coding plan and its models' description ask for once each, is kept up to four times as
+    /// many: the layouts of snapshots built a value at a time do not crowd out the ones reads
+    /// and models share.
     static let internedLimit = 4096
 
     private static let interned = Mutex<[[String]: SnapshotLayout]>([:])
 
-    /// The layout of `names`, which must be in UTF-8 order without duplicates.
-    package static func of(namesInOrder names: [String]) -> SnapshotLayout {
+    /// The layout of `names`, which must be in UTF-8 order without duplicates; `isAnEntitys`
+    /// for every property of an entity (kept past ``internedLimit``, up to four times it).
+    package static func of(namesInOrder names: [String], isAnEntitys: Bool = false) -> SnapshotLayout {
         interned.withLock { table in
             if let layout = table[names] { return layout }
             let layout = SnapshotLayout(names: names)
-            if table.count < internedLimit { table[names] = layout }
+            if table.count < (isAnEntitys ? 4 * internedLimit : internedLimit) { table[names] = layout }
             return layout
         }
     }
 
-    /// The layout of `names`, in any order, without duplicates.
-    package static func of<Names: Sequence<String>>(names: Names) -> SnapshotLayout {
-        of(namesInOrder: names.sorted(by: precedes))
+    /// The layout of `names`, in any order, without duplicates; `isAnEntitys` as for
+    /// ``of(namesInOrder:isAnEntitys:)``.
+    package static func of<Names: Sequence<String>>(names: Names, isAnEntitys: Bool = false) -> SnapshotLayout {
+        of(namesInOrder: names.sorted(by: precedes), isAnEntitys: isAnEntitys)
     }
 
     /// Whether `a` comes before `b` in a layout (UTF-8 order).

@@ -116,7 +116,7 @@ public struct DocumentQuery: Sendable {
     static func references(of snapshots: [DefaultSnapshot]) -> [String: Set<String>] {
         var keys: [String: Set<String>] = [:]
         for snapshot in snapshots {
-            for value in snapshot.values.values {
+            for value in snapshot.slots {
                 switch value {
                 case .reference(let identifier): keys[identifier.entityName, default: []].insert(identifier.primaryKey)
                 case .references(let identifiers):
