@@ -164,35 +164,16 @@ extension DocumentDiff {
         /// - Throws: ``StreamUnavailable`` (read both whole instead); else A's reading error, B's,
         ///   or the request's error, in that order of preference.
         mutating func run(_ streamA: DocumentRecordStream, _ streamB: DocumentRecordStream) throws -> DocumentDiff {
-            defer {
-                streamA.cancel()
-                streamB.cancel()
-            }
-            do {
-                return try compare(streamA, streamB)
-            } catch let error as StreamUnavailable {
-                throw error
-            } catch {
-                // As when both are read whole: A's reading error first, then B's, then any other.
-                if let errorA = streamA.errorAtTheEnd() { throw errorA }
-                if let errorB = streamB.errorAtTheEnd() { throw errorB }
-                throw error
-            }
+            try DocumentDiff.reading(streamA, streamB) { try compare(streamA, streamB) }
         }
 
         private mutating func compare(_ streamA: DocumentRecordStream, _ streamB: DocumentRecordStream) throws
             -> DocumentDiff
         {
-            let beginA = try streamA.begin()
-            let beginB = try streamB.begin()
-            let a = DocumentRecords(
-                Document(header: beginA.header, schema: beginA.schema, history: beginA.history ?? DocumentHistory()))
-            let b = DocumentRecords(
-                Document(header: beginB.header, schema: beginB.schema, history: beginB.history ?? DocumentHistory()))
-            // The request's errors, as the comparison of documents read whole throws them.
-            var diff = try DocumentDiff(
-                a, at: pathA, b, at: pathB, match: requested, remapTable: remapTable, entity: onlyEntity,
-                ignoring: ignoring, history: false)
+            let (a, b, begun, historyA, historyB) = try DocumentDiff.beginning(
+                streamA, at: pathA, streamB, at: pathB, match: requested, remapTable: remapTable, entity: onlyEntity,
+                ignoring: ignoring)
+            var diff = begun
             let comparison = Comparison(
                 a: a, b: b, requested: requested, remapTable: remapTable, ignoring: ignoring, onlyEntity: onlyEntity)
             guard comparison.entityNames.allSatisfy({ comparison.strategy(for: $0) == .key }) else {
@@ -265,8 +246,8 @@ extension DocumentDiff {
             }
             if compareHistory {
                 diff.history = DocumentDiff.historyDifferences(
-                    beginA.history ?? streamA.lateHistory ?? DocumentHistory(),
-                    beginB.history ?? streamB.lateHistory ?? DocumentHistory())
+                    historyA ?? streamA.lateHistory ?? DocumentHistory(),
+                    historyB ?? streamB.lateHistory ?? DocumentHistory())
             }
             diff.reading = .merged
             return diff
@@ -428,5 +409,48 @@ extension DocumentDiff {
             default: return value
             }
         }
+    }
+
+    /// `body`, which reads `streamA` and `streamB`, with both stopped after it; a failure is
+    /// reported as when both are read whole: A's reading error first, then B's, then any other
+    /// (``StreamUnavailable`` as it is).
+    static func reading<T>(
+        _ streamA: DocumentRecordStream, _ streamB: DocumentRecordStream, _ body: () throws -> T
+    ) throws -> T {
+        defer {
+            streamA.cancel()
+            streamB.cancel()
+        }
+        do {
+            return try body()
+        } catch let error as StreamUnavailable {
+            throw error
+        } catch {
+            if let errorA = streamA.errorAtTheEnd() { throw errorA }
+            if let errorB = streamB.errorAtTheEnd() { throw errorB }
+            throw error
+        }
+    }
+
+    /// The header, schema and history of both streams as records to add snapshots to, the
+    /// comparison of those (throwing the request's errors, as the comparison of documents read
+    /// whole does), before any snapshot is compared, and each side's history if it came before
+    /// the snapshots (`nil`: after them, in the stream's `lateHistory`).
+    static func beginning(
+        _ streamA: DocumentRecordStream, at pathA: String, _ streamB: DocumentRecordStream, at pathB: String,
+        match: MatchStrategy, remapTable: RemapTable?, entity: String?, ignoring: Set<String>
+    ) throws -> (
+        a: DocumentRecords, b: DocumentRecords, diff: DocumentDiff, historyA: DocumentHistory?, historyB: DocumentHistory?
+    ) {
+        let beginA = try streamA.begin()
+        let beginB = try streamB.begin()
+        let a = DocumentRecords(
+            Document(header: beginA.header, schema: beginA.schema, history: beginA.history ?? DocumentHistory()))
+        let b = DocumentRecords(
+            Document(header: beginB.header, schema: beginB.schema, history: beginB.history ?? DocumentHistory()))
+        let diff = try DocumentDiff(
+            a, at: pathA, b, at: pathB, match: match, remapTable: remapTable, entity: entity, ignoring: ignoring,
+            history: false)
+        return (a, b, diff, beginA.history, beginB.history)
     }
 }

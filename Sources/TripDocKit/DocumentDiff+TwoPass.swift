@@ -155,20 +155,7 @@ extension DocumentDiff {
         ) throws -> T {
             let streamA = stream(true)
             let streamB = stream(false)
-            defer {
-                streamA.cancel()
-                streamB.cancel()
-            }
-            do {
-                return try body(streamA, streamB)
-            } catch let error as StreamUnavailable {
-                throw error
-            } catch {
-                // As when both are read whole: A's reading error first, then B's, then any other.
-                if let errorA = streamA.errorAtTheEnd() { throw errorA }
-                if let errorB = streamB.errorAtTheEnd() { throw errorB }
-                throw error
-            }
+            return try DocumentDiff.reading(streamA, streamB) { try body(streamA, streamB) }
         }
 
         // MARK: The first reading: keys and fingerprints, then the matching
@@ -176,16 +163,10 @@ extension DocumentDiff {
         private mutating func firstPass(_ streamA: DocumentRecordStream, _ streamB: DocumentRecordStream) throws
             -> DocumentDiff
         {
-            let beginA = try streamA.begin()
-            let beginB = try streamB.begin()
-            let a = DocumentRecords(
-                Document(header: beginA.header, schema: beginA.schema, history: beginA.history ?? DocumentHistory()))
-            let b = DocumentRecords(
-                Document(header: beginB.header, schema: beginB.schema, history: beginB.history ?? DocumentHistory()))
-            // The request's errors, as the comparison of documents read whole throws them.
-            var diff = try DocumentDiff(
-                a, at: pathA, b, at: pathB, match: requested, remapTable: remapTable, entity: onlyEntity,
-                ignoring: ignoring, history: false)
+            let (a, b, begun, historyA, historyB) = try DocumentDiff.beginning(
+                streamA, at: pathA, streamB, at: pathB, match: requested, remapTable: remapTable, entity: onlyEntity,
+                ignoring: ignoring)
+            var diff = begun
             var comparison = Comparison(
                 a: a, b: b, requested: requested, remapTable: remapTable, ignoring: ignoring, onlyEntity: onlyEntity)
             for entity in comparison.entityNames { comparison.strategies[entity] = comparison.strategy(for: entity) }
@@ -237,8 +218,8 @@ extension DocumentDiff {
             try matchAll()
             if compareHistory {
                 diff.history = DocumentDiff.historyDifferences(
-                    beginA.history ?? streamA.lateHistory ?? DocumentHistory(),
-                    beginB.history ?? streamB.lateHistory ?? DocumentHistory())
+                    historyA ?? streamA.lateHistory ?? DocumentHistory(),
+                    historyB ?? streamB.lateHistory ?? DocumentHistory())
             }
             return diff
         }
