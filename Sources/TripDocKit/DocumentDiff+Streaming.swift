@@ -31,8 +31,17 @@ extension DocumentDiff {
     /// fingerprints turn out to be equal where their values are not, both are read whole as
     /// records instead.
     ///
-    /// - Parameter condition: A `--where` condition on `entity`: only the differences of the
-    ///   objects that meet it on either side are kept.
+    /// - Parameters:
+    ///   - pathA: The document compared from (A); `-` for standard input.
+    ///   - pathB: The document compared with (B); `-` for standard input.
+    ///   - match: How objects of A are matched to objects of B.
+    ///   - remapTable: A table written by `convert --remap-table` for A → B, to match by.
+    ///   - entity: Compare only this entity.
+    ///   - ignoring: Properties left out of the comparison.
+    ///   - compareHistory: Also compare the histories: the transactions only one side has.
+    ///   - condition: A `--where` condition on `entity`: only the differences of the objects
+    ///     that meet it on either side are kept.
+    ///   - limits: The limits both documents are read under.
     /// - Throws: A reading error (`FileReadError`, `DocumentReadError`, …), A's when both
     ///   fail; else as ``init(_:at:_:at:match:remapTable:entity:ignoring:history:)``, then a
     ///   ``QueryError`` for a condition that does not parse or fit either schema;
