@@ -138,21 +138,10 @@ extension DocumentDiff {
             switch strategies[entity]! {
             case .key, .auto:
                 // Both sides are in primary-key order: walk them together.
-                var i = fromA.startIndex
-                var j = fromB.startIndex
-                while i < fromA.endIndex, j < fromB.endIndex {
-                    let x = fromA[i].primaryKey
-                    let y = fromB[j].primaryKey
-                    if x == y {
-                        pair(entity, i, j, fromA, fromB)
-                        i += 1
-                        j += 1
-                    } else if PrimaryKeyOrder.precedes(x, y) {
-                        i += 1
-                    } else {
-                        j += 1
-                    }
-                }
+                let (startA, startB) = (fromA.startIndex, fromB.startIndex)
+                DocumentDiff.pairEqualKeys(
+                    fromA.count, { fromA[startA + $0].primaryKey }, fromB.count, { fromB[startB + $0].primaryKey }
+                ) { pair(entity, startA + $0, startB + $1, fromA, fromB) }
             case .map:
                 let table = remapTable?.identifiers[entity] ?? [:]
                 var byKey: [String: Int] = [:]

@@ -326,21 +326,8 @@ extension DocumentDiff {
             switch plans[entity]!.strategy {
             case .key, .auto:
                 // Both sides are in primary-key order: walk them together.
-                var i = 0
-                var j = 0
-                while i < fromA.keys.count, j < fromB.keys.count {
-                    let x = fromA.keys.key(at: i)
-                    let y = fromB.keys.key(at: j)
-                    if x == y {
-                        pair(i, j)
-                        i += 1
-                        j += 1
-                    } else if PrimaryKeyOrder.precedes(x, y) {
-                        i += 1
-                    } else {
-                        j += 1
-                    }
-                }
+                DocumentDiff.pairEqualKeys(
+                    fromA.keys.count, { fromA.keys.key(at: $0) }, fromB.keys.count, { fromB.keys.key(at: $0) }, pair)
             case .map:
                 for (keyA, keyB) in remapTable?.identifiers[entity] ?? [:] {
                     guard let i = fromA.keys.position(of: keyA), let j = fromB.keys.position(of: keyB) else { continue }
@@ -676,15 +663,7 @@ extension DocumentDiff {
                 }
             }
             guard comparison.a.storeIdentifier != storeB else { return [:] }
-            for entity in differences {
-                for snapshot in entity.added + entity.removedInTermsOfB { snapshot.values.values.forEach(note) }
-                for object in entity.changed {
-                    for change in object.relationships {
-                        note(change.old)
-                        note(change.new)
-                    }
-                }
-            }
+            DocumentDiff.forEachReferringValue(in: differences, note)
             return result
         }
     }
