@@ -67,6 +67,21 @@ struct SampleTrip {
     /// The trip's name: its destination and theme.
     var name: String { Self.names[destination * SampleTrips.themes.count + theme] }
 
+    // Each entity's snapshot layout, found once: a snapshot made from a dictionary sorts and
+    // looks its names up for every snapshot. The makers below list their values in these orders
+    // (the names' UTF-8 order), which a precondition checks when the layouts are made.
+
+    private static let tripLayout = layout(
+        of: ["bucketList", "destination", "endDate", "livingAccommodation", "name", "startDate"])
+    private static let itemLayout = layout(of: ["details", "hasReservation", "isInPlan", "title", "trip"])
+    private static let stayLayout = layout(of: ["address", "placeName", "trip"])
+
+    private static func layout(of names: [String]) -> SnapshotLayout {
+        let layout = SnapshotLayout.of(names: names, isAnEntitys: true)
+        precondition(layout.names == names, "a sample snapshot's values are listed in its layout's order")
+        return layout
+    }
+
     // The texts made of the word lists, made once and shared by the snapshots that hold them
     // (a string longer than 15 bytes made for each snapshot is an allocation).
 
@@ -91,13 +106,12 @@ struct SampleTrip {
         let start = Self.firstDay.addingTimeInterval(Double(startDay) * 86_400)
         let end = start.addingTimeInterval(Double(length) * 86_400)
         let destination = destinationName
+        // In the layout's order: bucketList, destination, endDate, livingAccommodation, name, startDate.
         return DefaultSnapshot(
-            persistentIdentifier: store.trip(key),
-            values: [
-                "name": .string(name), "destination": .string(destination),
-                "startDate": .date(start), "endDate": .date(end),
-                "bucketList": .references(itemKeys.map { store.item($0) }),
-                "livingAccommodation": stay.map { .reference(store.stay($0.key)) } ?? .null,
+            persistentIdentifier: store.trip(key), layout: Self.tripLayout,
+            slots: [
+                .references(itemKeys.map { store.item($0) }), .string(destination), .date(end),
+                stay.map { .reference(store.stay($0.key)) } ?? .null, .string(name), .date(start),
             ])
     }
 
@@ -107,14 +121,12 @@ struct SampleTrip {
         let trip = SnapshotValue.reference(store.trip(key))
         return zip(itemKeys, items).map { key, item in
             let title = SampleTrips.activities[item.activity]
+            // In the layout's order: details, hasReservation, isInPlan, title, trip.
             return DefaultSnapshot(
-                persistentIdentifier: store.item(key),
-                values: [
-                    "title": .string(title),
-                    "details": .string(Self.details[item.activity * SampleTrips.destinations.count + self.destination]),
-                    "hasReservation": .bool(item.hasReservation),
-                    "isInPlan": .bool(item.isInPlan),
-                    "trip": trip,
+                persistentIdentifier: store.item(key), layout: Self.itemLayout,
+                slots: [
+                    .string(Self.details[item.activity * SampleTrips.destinations.count + self.destination]),
+                    .bool(item.hasReservation), .bool(item.isInPlan), .string(title), trip,
                 ])
         }
     }
@@ -124,12 +136,13 @@ struct SampleTrip {
     func staySnapshot(in store: Identifiers) -> DefaultSnapshot? {
         guard let stay else { return nil }
         let destination = destinationName
+        // In the layout's order: address, placeName, trip.
         return DefaultSnapshot(
-            persistentIdentifier: store.stay(stay.key),
-            values: [
-                "placeName": .string(Self.placeNames[self.destination * SampleTrips.stayKinds.count + stay.kind]),
-                "address": .string("\(stay.number) \(SampleTrips.streets[stay.street]), \(destination)"),
-                "trip": .reference(store.trip(key)),
+            persistentIdentifier: store.stay(stay.key), layout: Self.stayLayout,
+            slots: [
+                .string("\(stay.number) \(SampleTrips.streets[stay.street]), \(destination)"),
+                .string(Self.placeNames[self.destination * SampleTrips.stayKinds.count + stay.kind]),
+                .reference(store.trip(key)),
             ])
     }
 
