@@ -77,4 +77,41 @@ import Testing
         #expect(snapshot == copy)
         #expect(snapshot.values == ["items": .references([new]), "first": .reference(new), "n": .int(1)])
     }
+
+    @Test func remappingAListRewritesOnlyTheMappedReferencesInTheirPlaces() {
+        let item = { (key: String) in PersistentIdentifier(storeIdentifier: "S", entityName: "Item", primaryKey: key) }
+        var snapshot = DefaultSnapshot(
+            persistentIdentifier: trip, values: ["items": .references([item("1"), item("t1"), item("2"), item("t2")])])
+        let everyOneRewritten = snapshot.remapReferences([item("t1"): item("8"), item("t2"): item("9")])
+        #expect(!everyOneRewritten)
+        #expect(snapshot["items"] == .references([item("1"), item("8"), item("2"), item("9")]))
+
+        var untouched = DefaultSnapshot(persistentIdentifier: trip, values: ["items": .references([item("1")])])
+        let untouchedRewritten = untouched.remapReferences([item("t1"): item("8")])
+        #expect(!untouchedRewritten)
+        #expect(untouched["items"] == .references([item("1")]))
+    }
+
+    @Test func remappingRewritesAListNothingElseHoldsInPlace() throws {
+        let item = { (key: String) in PersistentIdentifier(storeIdentifier: "S", entityName: "Item", primaryKey: key) }
+        var snapshot = DefaultSnapshot(
+            persistentIdentifier: trip, values: ["items": .references((1...5).map { item("t\($0)") })])
+        func listStorage(_ snapshot: DefaultSnapshot) throws -> UnsafeRawPointer? {
+            guard case .references(let list) = try #require(snapshot["items"]) else { return nil }
+            return list.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        }
+        let before = try listStorage(snapshot)
+        snapshot.remapReferences(Dictionary(uniqueKeysWithValues: (1...5).map { (item("t\($0)"), item("\($0)")) }))
+        #expect(snapshot["items"] == .references((1...5).map { item("\($0)") }))
+        #expect(try listStorage(snapshot) == before)
+    }
+
+    @Test func remappingLeavesASharedSnapshotThatHoldsNothingToRewriteUncopied() {
+        let item = PersistentIdentifier(storeIdentifier: "S", entityName: "Item", primaryKey: "1")
+        let shared = DefaultSnapshot(persistentIdentifier: trip, values: ["items": .references([item]), "n": .int(1)])
+        var snapshot = shared
+        snapshot.remapReferences([PersistentIdentifier(storeIdentifier: "S", entityName: "Item", primaryKey: "t9"): item])
+        let storage = { (snapshot: DefaultSnapshot) in snapshot.slots.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) } }
+        #expect(storage(snapshot) == storage(shared))
+    }
 }

@@ -109,6 +109,8 @@ public struct DefaultSnapshot: DataStoreSnapshot, Hashable {
         }
         // Each reference is looked up once (a bulk insert's snapshots refer to nothing else).
         for position in slots.indices {
+            // Where the list in this slot has its first reference to rewrite, if it has one.
+            var firstInList: Int?
             switch slots[position] {
             case .reference(let target):
                 if let new = remappedIdentifiers[target] {
@@ -117,19 +119,28 @@ public struct DefaultSnapshot: DataStoreSnapshot, Hashable {
                     everyOneRewritten = false
                 }
             case .references(let targets):
-                var rewritten: [PersistentIdentifier]?
-                for index in targets.indices {
-                    guard let new = remappedIdentifiers[targets[index]] else {
-                        everyOneRewritten = false
-                        continue
-                    }
-                    if rewritten == nil { rewritten = targets }
-                    rewritten![index] = new
-                }
-                if let rewritten { slots[position] = .references(rewritten) }
+                firstInList = targets.firstIndex { remappedIdentifiers[$0] != nil }
+                if firstInList != targets.startIndex { everyOneRewritten = everyOneRewritten && targets.isEmpty }
             default:
                 break
             }
+            guard let first = firstInList else { continue }
+            // The list is taken out of its slot (and out of the value holding it) before it is
+            // rewritten, so that a list nothing else shares is rewritten in place rather than
+            // copied: a bulk insert's to-many relationships, every one of them. A list with
+            // nothing to rewrite is left as it is, and so is a snapshot sharing its values.
+            var value = SnapshotValue.null
+            swap(&value, &slots[position])
+            guard case .references(var list) = value else { preconditionFailure("the slot held a list") }
+            value = .null
+            for index in list.indices[first...] {
+                if let new = remappedIdentifiers[list[index]] {
+                    list[index] = new
+                } else {
+                    everyOneRewritten = false
+                }
+            }
+            slots[position] = .references(list)
         }
         return everyOneRewritten
     }
