@@ -405,19 +405,23 @@ struct SaveChangesWorkspace {
     func normalized(
         _ snapshot: DefaultSnapshot, entity: Schema.Entity, reportedAs identifier: PersistentIdentifier
     ) throws -> DefaultSnapshot {
-        // Worked on in place: a snapshot holding every property, as a context's do, is not copied.
-        var values = snapshot
-        for name in values.layout.names where !entity.hasProperty(named: name) {
+        // The values to fill in are gathered and set after the checks, and only when there are
+        // some: a snapshot holding every property, as a context's do, is returned as it came,
+        // sharing its values. (Setting them as they are found let the optimizer make the values
+        // unique before the loops, which copied every snapshot of a bulk insert: 104 MB at
+        // 100,000 trips.)
+        var filledIn: [(name: String, value: SnapshotValue)] = []
+        for name in snapshot.layout.names where !entity.hasProperty(named: name) {
             throw SaveChangesError.unknownProperty(identifier, property: name)
         }
         for attribute in entity.attributes {
-            let stored = values[attribute.name]
+            let stored = snapshot[attribute.name]
             let value = stored ?? .null
             if value == .null {
                 if attribute.isOptional {
-                    if stored == nil { values[attribute.name] = .null }
+                    if stored == nil { filledIn.append((attribute.name, .null)) }
                 } else if let defaultValue = attribute.defaultValue {
-                    values[attribute.name] = defaultValue
+                    filledIn.append((attribute.name, defaultValue))
                 } else {
                     throw SaveChangesError.missingValue(identifier, property: attribute.name)
                 }
@@ -427,12 +431,11 @@ struct SaveChangesWorkspace {
             }
         }
         for relationship in entity.relationships {
-            let stored = values[relationship.name]
+            let stored = snapshot[relationship.name]
             let value = stored ?? (relationship.isToMany ? .references([]) : .null)
             switch (relationship.isToMany, value) {
             case (false, .null), (false, .reference), (true, .references):
-                // Assigned only when missing: a snapshot that needs no change is not copied.
-                if stored == nil { values[relationship.name] = value }
+                if stored == nil { filledIn.append((relationship.name, value)) }
             default:
                 throw SaveChangesError.valueDoesNotFit(
                     identifier, property: relationship.name,
@@ -452,6 +455,9 @@ struct SaveChangesWorkspace {
                     minimum: relationship.minimumModelCount, maximum: relationship.maximumModelCount)
             }
         }
+        guard !filledIn.isEmpty else { return snapshot }
+        var values = snapshot
+        for (name, value) in filledIn { values[name] = value }
         return values
     }
 
