@@ -43,7 +43,7 @@ public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
             set {
                 \(raw: property.observers.setterBody(
                     change: "_$backingData.setValue(forKey: \(keyPath), to: newValue)",
-                    read: "_$backingData.getValue(forKey: \(keyPath))", key: keyPath))
+                    read: "_$backingData.getValue(forKey: \(keyPath))", key: keyPath, property: property.name))
             }
             """,
         ]

@@ -38,17 +38,26 @@ struct PropertyObservers {
         return didSet.body.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .identifier(name) }
     }
 
-    /// `body`'s statements, one per line, without the indentation they had in the observer.
-    private static func statements(_ body: CodeBlockItemListSyntax) -> String {
-        body.map(\.trimmedDescription).joined(separator: "\n")
+    /// `body`'s statements, one per line, without the indentation they had in the observer,
+    /// with each bare use of the property `property` written `self.property`: the body runs in
+    /// the property's setter, where the compiler warns about (and asks for an explicit `self`
+    /// on) a use of the property itself, which a stored property's observer makes without a
+    /// warning. A body that declares a name like the property's keeps its text.
+    private static func statements(_ body: CodeBlockItemListSyntax, property: String) -> String {
+        var body = body
+        if !OwnPropertyUses.declare(property, in: body) {
+            body = OwnPropertyUses(property: property).rewrite(body).cast(CodeBlockItemListSyntax.self)
+        }
+        return body.map(\.trimmedDescription).joined(separator: "\n")
     }
 
     /// The setter's statements: the observers around `change`, which sets the value from
-    /// `newValue`; `read` reads the current value; `key` is the property's key path. An
+    /// `newValue`; `read` reads the current value; `key` is the property's key path and
+    /// `property` its name. An
     /// assignment inside the property's own observers makes the change only
     /// (`PersistedPropertyObservers`), as a stored property's does. The old value is read before
     /// `willSet` runs, as for a stored property.
-    func setterBody(change: String, read: String, key: String) -> String {
+    func setterBody(change: String, read: String, key: String, property: String) -> String {
         guard willSetObserver != nil || didSetObserver != nil else { return change }
         var lines = [
             "guard TripDoc.PersistedPropertyObservers.begin(self, \(key)) else {\n\(change)\nreturn\n}",
@@ -61,12 +70,79 @@ struct PropertyObservers {
             let binding = willSet.parameter == "newValue" ? "" : "let \(willSet.parameter) = newValue\n"
             // `_ =`: a closure on a line of its own would be taken as a trailing closure of the
             // line before.
-            lines.append("_ = { () -> Void in\n\(binding)\(Self.statements(willSet.body))\n}()")
+            lines.append("_ = { () -> Void in\n\(binding)\(Self.statements(willSet.body, property: property))\n}()")
         }
         lines.append(change)
         if let didSet = didSetObserver {
-            lines.append("_ = { () -> Void in\n\(Self.statements(didSet.body))\n}()")
+            lines.append("_ = { () -> Void in\n\(Self.statements(didSet.body, property: property))\n}()")
         }
         return lines.joined(separator: "\n")
+    }
+}
+
+/// Writes each bare use of a property in an observer's body as `self.property` (see
+/// ``PropertyObservers``): a reference that is no member of something else (`trip.name`), no
+/// key path's component and no call's argument label.
+private final class OwnPropertyUses: SyntaxRewriter {
+    let property: String
+
+    init(property: String) {
+        self.property = property
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    /// Whether `body` declares a name spelled like `property` (a local, a parameter of a
+    /// closure in it, a bound pattern), which a bare use might then mean.
+    static func declare(_ property: String, in body: CodeBlockItemListSyntax) -> Bool {
+        final class Declarations: SyntaxVisitor {
+            let property: String
+            var found = false
+            init(property: String) {
+                self.property = property
+                super.init(viewMode: .sourceAccurate)
+            }
+            private func check(_ token: TokenSyntax?) {
+                if let token, token.text.withoutBackticks == property { found = true }
+            }
+            override func visit(_ node: IdentifierPatternSyntax) -> SyntaxVisitorContinueKind {
+                check(node.identifier)
+                return .visitChildren
+            }
+            override func visit(_ node: ClosureShorthandParameterSyntax) -> SyntaxVisitorContinueKind {
+                check(node.name)
+                return .visitChildren
+            }
+            override func visit(_ node: ClosureParameterSyntax) -> SyntaxVisitorContinueKind {
+                check(node.secondName ?? node.firstName)
+                return .visitChildren
+            }
+            override func visit(_ node: FunctionParameterSyntax) -> SyntaxVisitorContinueKind {
+                check(node.secondName ?? node.firstName)
+                return .visitChildren
+            }
+            override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
+                check(node.name)
+                return .visitChildren
+            }
+        }
+        let declarations = Declarations(property: property)
+        declarations.walk(body)
+        return declarations.found
+    }
+
+    override func visit(_ node: DeclReferenceExprSyntax) -> ExprSyntax {
+        guard node.baseName.tokenKind != .keyword(.self), node.baseName.text.withoutBackticks == property,
+            node.argumentNames == nil
+        else { return ExprSyntax(node) }
+        if let member = node.parent?.as(MemberAccessExprSyntax.self), member.declName.id == node.id {
+            return ExprSyntax(node)
+        }
+        if node.parent?.is(KeyPathPropertyComponentSyntax.self) == true {
+            return ExprSyntax(node)
+        }
+        let selfReference = DeclReferenceExprSyntax(baseName: .keyword(.self))
+        let access = MemberAccessExprSyntax(
+            base: ExprSyntax(selfReference), period: .periodToken(), declName: node.trimmed)
+        return ExprSyntax(access.with(\.leadingTrivia, node.leadingTrivia).with(\.trailingTrivia, node.trailingTrivia))
     }
 }

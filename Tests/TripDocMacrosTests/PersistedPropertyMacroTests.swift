@@ -81,7 +81,7 @@ final class PersistedPropertyMacroTests: XCTestCase {
                             }()
                             _$backingData.setValue(forKey: \Trip.nights, to: newValue)
                             _ = { () -> Void in
-                                guard oldValue != nights else {
+                                guard oldValue != self.nights else {
                                     return
                                 }
                                 changed = true
@@ -90,6 +90,100 @@ final class PersistedPropertyMacroTests: XCTestCase {
                     }
 
                     private var _nights: TripDoc.PersistedPropertyStorage
+                }
+                """#,
+            macros: ["_PersistedProperty": PersistedPropertyMacro.self])
+    }
+
+    func testObserversUseTheirOwnPropertyThroughSelf() {
+        // In the setter, a bare use of the property itself would make the compiler warn
+        // ("attempting to modify 'nights' within its own setter"); a stored property's observer
+        // writes it without a warning, so the setter writes `self.nights`. A member of another
+        // value, a key path, an argument label and a body declaring the name stay as written.
+        assertMacroExpansion(
+            """
+            final class Trip {
+                @_PersistedProperty
+                var nights: Int {
+                    didSet {
+                        if nights < 0 { nights = 0 }
+                        other.nights += nights
+                        log(nights: \\Trip.nights)
+                    }
+                }
+                @_PersistedProperty
+                var days: Int {
+                    willSet { let days = newValue * 2; print(days) }
+                }
+            }
+            """,
+            expandedSource: #"""
+                final class Trip {
+                    var nights: Int {
+                        didSet {
+                            if nights < 0 { nights = 0 }
+                            other.nights += nights
+                            log(nights: \Trip.nights)
+                        }
+                        @storageRestrictions(initializes: _nights, accesses: _$backingData)
+                        init(initialValue) {
+                            _$backingData.setValue(forKey: \Trip.nights, to: initialValue)
+                            _nights = TripDoc.PersistedPropertyStorage()
+                        }
+
+                        get {
+                            _$backingData.getValue(forKey: \Trip.nights)
+                        }
+
+                        set {
+                            guard TripDoc.PersistedPropertyObservers.begin(self, \Trip.nights) else {
+                                _$backingData.setValue(forKey: \Trip.nights, to: newValue)
+                                return
+                            }
+                            defer {
+                                TripDoc.PersistedPropertyObservers.end(self, \Trip.nights)
+                            }
+                            _$backingData.setValue(forKey: \Trip.nights, to: newValue)
+                            _ = { () -> Void in
+                                if self.nights < 0 {
+                                    self.nights = 0
+                                }
+                                other.nights += self.nights
+                                log(nights: \Trip.nights)
+                            }()
+                        }
+                    }
+
+                    private var _nights: TripDoc.PersistedPropertyStorage
+                    var days: Int {
+                        willSet { let days = newValue * 2; print(days) }
+                        @storageRestrictions(initializes: _days, accesses: _$backingData)
+                        init(initialValue) {
+                            _$backingData.setValue(forKey: \Trip.days, to: initialValue)
+                            _days = TripDoc.PersistedPropertyStorage()
+                        }
+
+                        get {
+                            _$backingData.getValue(forKey: \Trip.days)
+                        }
+
+                        set {
+                            guard TripDoc.PersistedPropertyObservers.begin(self, \Trip.days) else {
+                                _$backingData.setValue(forKey: \Trip.days, to: newValue)
+                                return
+                            }
+                            defer {
+                                TripDoc.PersistedPropertyObservers.end(self, \Trip.days)
+                            }
+                            _ = { () -> Void in
+                                let days = newValue * 2;
+                                print(days)
+                            }()
+                            _$backingData.setValue(forKey: \Trip.days, to: newValue)
+                        }
+                    }
+
+                    private var _days: TripDoc.PersistedPropertyStorage
                 }
                 """#,
             macros: ["_PersistedProperty": PersistedPropertyMacro.self])
