@@ -111,6 +111,28 @@ import TripDocTestSupport
         #expect(throws: DocumentReadError.self) { try position(of: data) }
     }
 
+    /// The manifest as tripdoc read it before the record (every member but `historyPosition`,
+    /// unknown members ignored, as docs/FORMATS.md 8.5 and 8.11 tell every reader to).
+    struct ManifestBeforeTheRecord: Decodable, Equatable {
+        var format: String
+        var formatVersion: Int
+        var storeIdentifier: String
+        var schemaVersion: String
+        var entries: [BundleManifest.Entry]
+    }
+
+    @Test func aReaderThatDoesNotKnowTheRecordReadsTheManifestAsBefore() throws {
+        let data = try BundleFormat().writeDocument(try Self.documentWithHistory())
+        let text = try #require(try ZipArchive.entries(of: data, limits: .standard).first { $0.name == "manifest.json" }).data
+        let recorded = try manifest(of: data)
+        #expect(recorded.historyPosition != nil)
+        let older = try JSONDecoder().decode(ManifestBeforeTheRecord.self, from: text)
+        #expect(older == ManifestBeforeTheRecord(
+            format: recorded.format, formatVersion: recorded.formatVersion, storeIdentifier: recorded.storeIdentifier,
+            schemaVersion: recorded.schemaVersion, entries: recorded.entries))
+        #expect(older.formatVersion == 1)
+    }
+
     @Test func writingTheSameDocumentGivesTheSameBytesThroughEveryRoundTrip() throws {
         let document = try Self.documentWithHistory()
         let bundle = try BundleFormat().writeDocument(document)
