@@ -77,9 +77,15 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
         // First everything but the snapshot entries; those are inflated once the sink has said
         // which entities it wants.
         let wantsHistory = sink.wantsHistory
-        let historyPositionOnly = sink.wantsHistoryPositionOnly
-        let verified = try verifiedEntries(of: data, file: file, limits: limits) {
-            !$0.hasPrefix(Self.snapshotsFolder) && (wantsHistory || $0 != Self.historyEntry)
+        let historyPositionOnly = wantsHistory && sink.wantsHistoryPositionOnly
+        // Where the history stands, when the manifest records it for the history entry it
+        // lists (or lists none): history.json is then inflated only for its transactions.
+        var recordedPosition: DocumentHistory?
+        let verified = try verifiedEntries(of: data, file: file, limits: limits) { name in
+            !name.hasPrefix(Self.snapshotsFolder) && (wantsHistory || name != Self.historyEntry)
+        } inflatingHistory: { manifest in
+            recordedPosition = try Self.recordedHistoryPosition(in: manifest, file: file)
+            return wantsHistory && !(historyPositionOnly && recordedPosition != nil)
         }
         let contents = verified.contents
         let listed = verified.manifest.entriesByName
@@ -163,12 +169,23 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
                 hint: "The file is damaged or is not a tripdoc bundle")
         }
         func decodedHistory() throws -> DocumentHistory {
+            if historyPositionOnly, let recordedPosition { return recordedPosition }
             guard contents[Self.historyEntry] != nil else { return DocumentHistory() }
-            return try readJSON(Self.historyEntry) {
+            let history = try readJSON(Self.historyEntry) {
                 historyPositionOnly
                     ? try decoder.decodeHistoryPosition(from: &$0, file: file)
                     : try decoder.decodeHistory(from: &$0, schema: schema, storeIdentifier: header.storeIdentifier, file: file)
             }
+            // A recorded position a save would trust must be the history's.
+            if let recordedPosition, recordedPosition.nextTransactionIdentifier != history.nextTransactionIdentifier {
+                throw refusal(
+                    file, BundleManifest.entryName,
+                    "the manifest records \(recordedPosition.deletedThrough) as the history's last transaction identifier, "
+                        + "but history.json's is \(history.nextTransactionIdentifier - 1)",
+                    hint: "The file was changed by hand or by another program: remove the manifest's historyPosition "
+                        + "member, or restore the document from a copy")
+            }
+            return history
         }
         func readSnapshots() throws {
             let entities = schema.entities.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) })
@@ -193,7 +210,9 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
         // entries are on the other; an error in it is still the one reported, as when it is
         // read first.
         guard sink.acceptsLateHistory, wantsHistory, contents[Self.historyEntry] != nil else {
-            try sink.begin(header: header, schema: schema, history: wantsHistory ? try decodedHistory() : nil)
+            let history =
+                wantsHistory ? try decodedHistory() : (sink.takesHistoryPositionWhenKnown ? recordedPosition : nil)
+            try sink.begin(header: header, schema: schema, history: history)
             try readSnapshots()
             return
         }
@@ -220,6 +239,25 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
                 name: record.name, size: record.uncompressedSize, compressedSize: record.compressedSize, crc: "ok",
                 digest: record.name == BundleManifest.entryName ? "unlisted" : (listed.contains(record.name) ? "ok" : "unlisted"))
         }
+    }
+
+    /// Where the history stands as the manifest records it (docs/FORMATS.md, 8.5): an empty
+    /// history when the manifest lists no `history.json`; the recorded position when it
+    /// records one for the `history.json` it lists (the same digest); otherwise `nil`, and the
+    /// history entry tells.
+    static func recordedHistoryPosition(in manifest: BundleManifest, file: String) throws -> DocumentHistory? {
+        guard let listed = manifest.entries.first(where: { $0.name == historyEntry }) else { return DocumentHistory() }
+        guard let recorded = manifest.historyPosition, recorded.sha256.lowercased() == listed.sha256.lowercased() else {
+            return nil
+        }
+        guard recorded.lastTransactionIdentifier >= 0, recorded.lastTransactionIdentifier < Int64.max else {
+            throw DocumentReadError(
+                file: file, location: SourceLocation(entry: BundleManifest.entryName),
+                message: "the manifest's historyPosition.lastTransactionIdentifier must be from 0 to 2^63-2, "
+                    + "found \(recorded.lastTransactionIdentifier)",
+                hint: "The file is damaged, was changed by hand, or is not a tripdoc bundle")
+        }
+        return DocumentHistory(deletedThrough: recorded.lastTransactionIdentifier)
     }
 
     /// Why an entry is refused, as a read error naming it.
@@ -277,8 +315,11 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
     /// The archive's entries by name, checked against the limits, their CRCs and the manifest:
     /// every listed entry present with its size, nothing unlisted, and the SHA-256 of every
     /// entry `including` selects (only those are inflated; the manifest always is).
+    /// `inflatingHistory`, given the verified manifest, says whether `history.json` is
+    /// inflated after all, when `including` selects it.
     private func verifiedEntries(
-        of data: Data, file: String, limits: DocumentLimits, including: (String) -> Bool = { _ in true }
+        of data: Data, file: String, limits: DocumentLimits, including: (String) -> Bool = { _ in true },
+        inflatingHistory: (BundleManifest) throws -> Bool = { _ in true }
     ) throws -> (contents: [String: Data], listed: Set<String>, manifest: BundleManifest, names: Set<String>) {
         func refuse(_ entry: String?, _ message: String, hint: String? = nil) -> DocumentReadError {
             refusal(file, entry, message, hint: hint)
@@ -334,7 +375,10 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
             guard known else { throw refuse(name, "a bundle of format version 1 has no such entry") }
         }
         // Only now the rest of what was asked for is inflated, and checked against the manifest.
-        let entries = try inflated(data, file: file, limits: limits) { $0 != BundleManifest.entryName && including($0) }
+        let history = try inflatingHistory(manifest)
+        let entries = try inflated(data, file: file, limits: limits) {
+            $0 != BundleManifest.entryName && including($0) && (history || $0 != Self.historyEntry)
+        }
         var contents: [String: Data] = [BundleManifest.entryName: manifestData]
         var inflatedByName: [String: ZipArchive.Entry] = [:]
         for entry in entries {

@@ -21,6 +21,9 @@ struct BundleStreamWriter: DocumentStreamWriter {
     private var leading: [ZipArchive.Entry] = []
     /// The history's entry (when the document has one), then each entity's.
     private var spools: [DeflatedEntry] = []
+    /// The identifier of the history's last transaction, kept or deleted, when the document
+    /// has a history: recorded in the manifest with the history entry's digest.
+    private var lastTransactionIdentifier: Int64?
     private var entities: [Schema.Entity] = []
     private var nextEntity = 0
     private var current: (encoder: EntityStreamEncoder, writer: JSONWriter, spool: DeflatedEntry)?
@@ -78,7 +81,22 @@ struct BundleStreamWriter: DocumentStreamWriter {
             try historyWriter.drain { try compressor.append($0, to: spool) }
             try compressor.finish(spool)
             spools.append(spool)
+            lastTransactionIdentifier = Self.lastTransactionIdentifier(of: history)
         }
+    }
+
+    /// The identifier of the last transaction of `history`, kept or deleted; `nil` when a
+    /// reader would refuse the history's identifiers (out of range, or not increasing past
+    /// `deletedThrough`), so that a read of the position alone finds what a whole read finds.
+    static func lastTransactionIdentifier(of history: DocumentHistory) -> Int64? {
+        let largest = Int64.max - 1
+        guard (0...largest).contains(history.deletedThrough) else { return nil }
+        var previous = history.deletedThrough
+        for transaction in history.transactions {
+            guard transaction.transactionIdentifier > previous, transaction.transactionIdentifier <= largest else { return nil }
+            previous = transaction.transactionIdentifier
+        }
+        return previous
     }
 
     mutating func beginEntity(_ entity: Schema.Entity) throws {
@@ -168,7 +186,11 @@ struct BundleStreamWriter: DocumentStreamWriter {
         }
         let manifest = BundleManifest(
             format: BundleManifest.format, formatVersion: BundleManifest.currentFormatVersion,
-            storeIdentifier: header.storeIdentifier, schemaVersion: schema.version.description, entries: listed)
+            storeIdentifier: header.storeIdentifier, schemaVersion: schema.version.description, entries: listed,
+            historyPosition: lastTransactionIdentifier.map {
+                // The history's entry is the first kept aside; its digest is known once it is deflated.
+                BundleManifest.HistoryPosition(lastTransactionIdentifier: $0, sha256: spools[0].digest)
+            })
 
         let first = [ZipArchive.Entry(name: BundleManifest.entryName, data: try manifest.encoded())] + leading
         var archive = ZipWriter(sink: sink)

@@ -138,6 +138,35 @@ import TripDocTestSupport
         #expect(throws: DocumentReadError.self) { try ArchiveStore(path: path, format: format).readDocument() }
     }
 
+    /// A bundle's manifest records where its history stands: the first save after opening
+    /// reads the trips it changes and not the history entry, whose damage (one byte of its
+    /// deflated data) only a read of the history finds.
+    @Test func aSaveAfterOpeningABundleLeavesItsHistoryEntryUninflated() throws {
+        let document = try SampleTrips.documentWithHistory(trips: 12)
+        let newest = try #require(document.history.transactions.last?.transactionIdentifier)
+        let path = try write(document, in: BundleFormat())
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let name = Array("history.json".utf8)
+        // The entry's local header comes first in the file: 30 bytes, the name, the extra
+        // field, then the deflated data.
+        let start = try #require((0...(bytes.count - name.count)).first { bytes[$0..<$0 + name.count].elementsEqual(name) })
+        let extra = Int(bytes[start - 2]) | Int(bytes[start - 1]) << 8
+        bytes[start + name.count + extra + 20] ^= 0x55
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+
+        let store = try ArchiveStore(path: path, format: BundleFormat(), schema: SampleTrips.schema, savesToJournal: true)
+        #expect(try store.readSnapshots(of: []).knowsHistoryPosition)
+        var trip = try #require(try store.fetchSnapshots(entityName: "Trip").first)
+        trip["destination"] = .string("Elsewhere")
+        try store.save(DataStoreSaveChangesRequest(updated: [trip]))
+        #expect(try store.readSnapshots(of: []).heldEntities == ["Trip"])
+        let journal = try store.journal.read(storeIdentifier: store.identifier)
+        #expect(journal.records.map(\.transaction.transactionIdentifier) == [newest + 1])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(bytes))
+        // A whole read reads the history, and reports the damage; the save waits in the journal.
+        #expect(throws: DocumentReadError.self) { try ArchiveStore(path: path, format: BundleFormat()).readDocument() }
+    }
+
     @Test(arguments: formats)
     func aSaveNumbersItsTransactionAfterTheHistoryItDidNotRead(format: any DocumentFormat) throws {
         var document = try SampleTrips.documentWithHistory(trips: 12)

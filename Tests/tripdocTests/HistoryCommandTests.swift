@@ -78,6 +78,20 @@ import Testing
         #expect(try tripdoc.run("diff", "story.json", "story.tripbundle", "--history").status == 0)
     }
 
+    /// A bundle's manifest records where its history stands (docs/FORMATS.md 8.5): `sample`
+    /// and `convert`, from JSON or from a bundle, write the same bytes for the same document,
+    /// the record included, and the bundle reads back as the JSON it came from.
+    @Test func everyCommandWritesABundleWithHistoryTheSameWay() throws {
+        #expect(try tripdoc.run("sample", "-o", "sampled.tripbundle", "--trips", "2", "--history").status == 0)
+        #expect(try tripdoc.run("convert", "story.json", "converted.tripbundle", "--store-identifier", Self.store).status == 0)
+        #expect(try tripdoc.run("convert", "converted.tripbundle", "again.tripbundle", "--store-identifier", Self.store).status == 0)
+        let sampled = try tripdoc.contents("sampled.tripbundle")
+        #expect(try tripdoc.contents("converted.tripbundle") == sampled)
+        #expect(try tripdoc.contents("again.tripbundle") == sampled)
+        #expect(try tripdoc.run("convert", "again.tripbundle", "back.json", "--store-identifier", Self.store).status == 0)
+        #expect(try tripdoc.contents("back.json") == tripdoc.contents("story.json"))
+    }
+
     @Test func badTokensAreRefusedWithExitTwo() throws {
         let foreign = try tripdoc.run("history", "story.json", "--after", "OTHER:1")
         #expect(foreign.status == 2)

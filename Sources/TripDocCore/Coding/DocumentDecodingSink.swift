@@ -40,6 +40,14 @@ public protocol DocumentDecodingSink {
     /// document's `deletedThrough`, when larger); one that does not hands over the whole
     /// history, whose ``DocumentHistory/nextTransactionIdentifier`` is the same.
     var wantsHistoryPositionOnly: Bool { get }
+    /// Whether the sink, though it does not want the history (``wantsHistory`` is `false`),
+    /// takes where the history stands when the reader knows it without reading the history
+    /// (default `false`): a bundle whose manifest records it. Such a reader then hands
+    /// ``begin(header:schema:history:)`` the history ``wantsHistoryPositionOnly`` would have
+    /// (no transactions, its ``DocumentHistory/deletedThrough`` the last identifier); a reader
+    /// that would have to read the history to know it hands over `nil`, as to any sink that
+    /// does not want it.
+    var takesHistoryPositionWhenKnown: Bool { get }
     /// Whether the sink takes the history through ``lateHistory(_:)`` whatever the document's
     /// order (default `false`): ``begin(header:schema:history:)`` is then given `nil` and the
     /// history comes after the snapshots, and a reader may decode it on another core while it
@@ -68,6 +76,7 @@ extension DocumentDecodingSink {
     public func wantsSnapshots(of entity: Schema.Entity) -> Bool { true }
     public var wantsHistory: Bool { true }
     public var wantsHistoryPositionOnly: Bool { false }
+    public var takesHistoryPositionWhenKnown: Bool { false }
     public var acceptsLateHistory: Bool { false }
     public var wantsMoreSnapshots: Bool { true }
     public mutating func skipped(primaryKey: String?) throws {}

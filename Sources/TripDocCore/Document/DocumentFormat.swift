@@ -33,7 +33,10 @@ public protocol DocumentFormat: Sendable {
     /// whose history is inline (JSON, plist), not for a bundle, whose history entry would have
     /// to be inflated. An ``ArchiveStore`` then reads the position as it opens the document
     /// (passing over the history to reach the schema), so that its first journaled save does
-    /// not read the file again.
+    /// not read the file again. A format that knows the position of some documents without
+    /// reading their history (a bundle whose manifest records it) leaves this `false` and
+    /// hands it to a sink that ``DocumentDecodingSink/takesHistoryPositionWhenKnown``, as the
+    /// store's reads are.
     var readsHistoryPositionCheaply: Bool { get }
 }
 

@@ -10,7 +10,10 @@ import Foundation
 ///   wanted, and with no entity wanted the read stops once the header and schema are known
 ///   (``HeaderRead``);
 /// - for a save appended to the journal, some entities and where the history stands
-///   (``DocumentDecodingSink/wantsHistoryPositionOnly``).
+///   (``DocumentDecodingSink/wantsHistoryPositionOnly``); a read of some entities takes where
+///   the history stands whenever the format knows it without reading the history
+///   (``DocumentDecodingSink/takesHistoryPositionWhenKnown``), so that the first such save
+///   after opening a bundle that records it reads no history.
 struct IndexedDocumentCollector: DocumentDecodingSink {
     /// Stops a read that wants the header and schema only.
     struct HeaderRead: Error {}
@@ -58,6 +61,8 @@ struct IndexedDocumentCollector: DocumentDecodingSink {
 
     var wantsHistoryPositionOnly: Bool { wanted != nil }
 
+    var takesHistoryPositionWhenKnown: Bool { wanted != nil }
+
     var acceptsLateHistory: Bool { wanted == nil }
 
     func wantsSnapshots(of entity: Schema.Entity) -> Bool { wanted?.contains(entity.name) ?? true }
@@ -70,7 +75,12 @@ struct IndexedDocumentCollector: DocumentDecodingSink {
                     reading: header, schema: schema, history: history ?? DocumentHistory(), indexingAttributes: indexingAttributes)
                 : IndexedDocument(partOf: header, schema: schema, indexingAttributes: indexingAttributes)
         }
-        if wanted != nil, readsHistoryPosition, let history { document!.takeHistoryPosition(history) }
+        // Where the history stands, when it was asked for or the format knew it without
+        // reading the history (a bundle's manifest); a document that knows it already keeps
+        // its own (with the transactions of the saves since).
+        if wanted != nil, let history, readsHistoryPosition || !document!.knowsHistoryPosition {
+            document!.takeHistoryPosition(history)
+        }
         // With no entity wanted, the read ends here unless the history's position is still to come.
         if wanted?.isEmpty ?? false, !readsHistoryPosition || document!.knowsHistoryPosition { throw HeaderRead() }
     }
