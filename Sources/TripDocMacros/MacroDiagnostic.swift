@@ -26,7 +26,6 @@ enum MacroDiagnostic: DiagnosticMessage {
     case relationshipOnLet(name: String)
     case markerOnStaticProperty(marker: String, name: String)
     case transientNotOnProperty
-    case transientOnComputedProperty(name: String)
 
     // #Unique, #Index
     case missingModelType(macro: String)
@@ -68,8 +67,6 @@ enum MacroDiagnostic: DiagnosticMessage {
             "@\(marker) can't be applied to static property '\(name)': only instance properties are saved"
         case .transientNotOnProperty:
             "@Transient can only be applied to a stored property of a @Model class"
-        case .transientOnComputedProperty(let name):
-            "@Transient can only be applied to a stored property; '\(name)' is computed, is never saved, and needs no @Transient"
         case .missingModelType(let macro):
             "write the model type: #\(macro)<Trip>([\\.name])"
         case .missingKeyPathArrays(let macro):

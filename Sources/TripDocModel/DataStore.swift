@@ -164,11 +164,16 @@ public protocol SchemaMigrationPlan {
 }
 
 /// One step of a migration plan (SwiftData's `MigrationStage`).
-public enum MigrationStage {
+///
+/// Sendable, with `@Sendable` closures, as in SwiftData: a plan's stages are usually `static let`s
+/// (`static let migrateV1toV2 = MigrationStage.custom(…)`), which Swift 6 accepts only of a
+/// Sendable type.
+public enum MigrationStage: Sendable {
     /// A step the store does on its own (renames through `originalName`, new optional properties).
     case lightweight(fromVersion: any VersionedSchema.Type, toVersion: any VersionedSchema.Type)
     /// A step with code run before and after.
+    @preconcurrency
     case custom(
         fromVersion: any VersionedSchema.Type, toVersion: any VersionedSchema.Type,
-        willMigrate: ((ModelContext) throws -> Void)?, didMigrate: ((ModelContext) throws -> Void)?)
+        willMigrate: (@Sendable (ModelContext) throws -> Void)?, didMigrate: (@Sendable (ModelContext) throws -> Void)?)
 }

@@ -308,7 +308,8 @@ public final class DocumentStore<Configuration: DocumentStoreConfiguration>: Dat
 }
 
 /// tripdoc's default configuration (SwiftData's `ModelConfiguration`): the store's format is
-/// chosen by the file's extension (`.json`, `.plist`, `.tripbundle`).
+/// chosen by the file's extension (`.json` or `.store`, `.plist`, `.tripbundle`), or, for any
+/// other name (`Guide.sqlite`, no extension), by the file's bytes, a new file being JSON.
 public struct ModelConfiguration: DocumentStoreConfiguration {
     public typealias Store = DocumentStore<ModelConfiguration>
 
@@ -337,7 +338,8 @@ public struct ModelConfiguration: DocumentStoreConfiguration {
     }
 
     /// A store in the document at `url`, in the format its extension names (`.store`, SwiftData's
-    /// usual extension, is a JSON document). `cloudKitDatabase` is accepted and has no effect.
+    /// usual extension, is a JSON document; see ``ModelConfiguration`` for other names).
+    /// `cloudKitDatabase` is accepted and has no effect.
     public init(
         _ name: String? = nil, schema: Schema? = nil, url: URL, allowsSave: Bool = true,
         cloudKitDatabase: CloudKitDatabase = .automatic
@@ -387,8 +389,23 @@ public struct ModelConfiguration: DocumentStoreConfiguration {
         case "json", "store": return JSONFormat()
         case "plist": return PlistFormat()
         case "tripbundle": return BundleFormat()
-        default: throw ModelContextError.unknownExtension(url)
+        default:
+            // SwiftData takes any file name (apps write `Guide.sqlite`, `data.db`, no extension):
+            // the file's own bytes choose its format, and a new or empty file is a JSON document,
+            // as a `.store` is.
+            let formats: [any DocumentFormat] = [JSONFormat(), PlistFormat(), BundleFormat()]
+            guard let prefix = Self.firstBytes(of: url), !prefix.isEmpty else { return JSONFormat() }
+            if let format = formats.first(where: { $0.recognizes(prefix) }) { return format }
+            throw ModelContextError.unrecognizedDocument(url)
         }
+    }
+
+    /// The first bytes of the file at `url` (up to 512, what a format needs to recognise its
+    /// own), or `nil` when there is no file to read.
+    private static func firstBytes(of url: URL) -> Data? {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+        defer { try? handle.close() }
+        return try? handle.read(upToCount: 512)
     }
 
     private static func defaultFolder() -> URL {

@@ -7,8 +7,9 @@ public enum ModelContextError: Error, Hashable, Sendable, CustomStringConvertibl
     case noSchema(String)
     /// A save (or history deletion) in a store configured with `allowsSave: false`.
     case saveNotAllowed(String)
-    /// A document URL whose extension names no format.
-    case unknownExtension(URL)
+    /// A file whose extension names no format (`.sqlite`, `.db`, none) and whose bytes no
+    /// format recognises: not a tripdoc document (an SQLite store, say).
+    case unrecognizedDocument(URL)
     /// A history change of an entity no model type describes.
     case unknownEntity(String)
     /// A history deletion that would leave older transactions behind.
@@ -37,9 +38,10 @@ public enum ModelContextError: Error, Hashable, Sendable, CustomStringConvertibl
                 + "which gives it the schema of the model types"
         case .saveNotAllowed(let name):
             "the store '\(name)' was configured with allowsSave: false; nothing was saved"
-        case .unknownExtension(let url):
-            "cannot choose a store for \(url.path): the extension should be .json, .plist or .tripbundle, "
-                + "or use JSONStoreConfiguration, PlistStoreConfiguration or BundleStoreConfiguration"
+        case .unrecognizedDocument(let url):
+            "\(url.path) is not a tripdoc document (neither JSON, a property list nor a zipped bundle), and its "
+                + "extension names no format; tripdoc cannot read it (a SwiftData store from Apple platforms is an "
+                + "SQLite database): give the configuration another file, or convert the data"
         case .unknownEntity(let name):
             "the history holds changes of '\(name)', which none of the container's model types is"
         case .historyDeletionNotOldest:

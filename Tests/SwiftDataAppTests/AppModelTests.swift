@@ -51,6 +51,9 @@ import Testing
         #expect(fetched.notes.map(\.text) == ["Buy the rail pass"])
         #expect(fetched.id == saved.id, "a `let` with an initial value gets its saved value back")
         #expect(fetched.createdBy == "planner", "a `let` set in init gets its saved value back")
+        #expect(fetched.isLong, "a computed @Transient property reads the saved values")
+        fetched.weeks = 2
+        #expect(fetched.nights == 14)
     }
 
     @Test(arguments: AppStores.kinds.filter { $0 != "memory" })

@@ -23,6 +23,12 @@ class Journey {
     @Relationship(deleteRule: .cascade, inverse: \Stop.journey)
     var stops = [Stop]()
     var notes = [Note]()
+    // `@Transient` on computed properties, as public apps write it (SwiftData accepts it).
+    @Transient var isLong: Bool { nights > 7 }
+    @Transient var weeks: Int {
+        get { nights / 7 }
+        set { nights = newValue * 7 }
+    }
 
     init(title: String, createdBy: String = "app") {
         self.title = title

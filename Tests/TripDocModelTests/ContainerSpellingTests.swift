@@ -33,4 +33,50 @@ import TripDocTestSupport
         let make: () throws -> ModelContainer = { try ModelContainer(for: Trip.self) }
         _ = make
     }
+
+    @Test(arguments: ["Guide.sqlite", "data.db", "trips"])
+    func aFileNameSwiftDataTakesIsAJSONDocumentWhenNew(name: String) throws {
+        let scratch = try ScratchFolder("spelling")
+        let url = scratch.file(name)
+        do {
+            let context = ModelContext(
+                try ModelContainer(for: Trip.self, configurations: ModelConfiguration(schema: Schema([Trip.self]), url: url)))
+            context.insert(Trip(name: "Tokyo", destination: "Japan"))
+            try context.save()
+        }
+        #expect(JSONFormat().recognizes(try Data(contentsOf: url)))
+        let reopened = ModelContext(try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: url)))
+        #expect(try reopened.fetch(FetchDescriptor<Trip>()).map(\.name) == ["Tokyo"])
+    }
+
+    @Test func aFileNameNamingNoFormatIsReadInTheFormatItsBytesAre() throws {
+        let scratch = try ScratchFolder("spelling")
+        let written = scratch.file("trips.plist")
+        do {
+            let context = ModelContext(try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: written)))
+            context.insert(Trip(name: "Kyoto", destination: "Japan"))
+            try context.save()
+        }
+        let renamed = scratch.file("trips.db")
+        try FileManager.default.moveItem(at: written, to: renamed)
+        let context = ModelContext(try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: renamed)))
+        #expect(try context.fetch(FetchDescriptor<Trip>()).map(\.name) == ["Kyoto"])
+        context.insert(Trip(name: "Nara", destination: "Japan"))
+        try context.save()
+        #expect(PlistFormat().recognizes(try Data(contentsOf: renamed)), "the document stays a property list")
+    }
+
+    @Test func aFileNoFormatRecognisesIsRefusedNamingItAndLeftAsItIs() throws {
+        let scratch = try ScratchFolder("spelling")
+        let url = scratch.file("Guide.sqlite")
+        let sqlite = Data("SQLite format 3\u{0}".utf8) + Data(repeating: 0, count: 100)
+        try sqlite.write(to: url)
+        #expect {
+            _ = try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: url))
+        } throws: { error in
+            guard let error = error as? ModelContextError, case .unrecognizedDocument(let named) = error else { return false }
+            return named == url && error.description.contains("is not a tripdoc document")
+        }
+        #expect(try Data(contentsOf: url) == sqlite)
+    }
 }

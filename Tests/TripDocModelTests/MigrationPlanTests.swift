@@ -71,20 +71,18 @@ enum TripsMigrationPlan: SchemaMigrationPlan {
     static var schemas: [any VersionedSchema.Type] { [TripsSchemaV1.self, TripsSchemaV2.self, TripsSchemaV3.self] }
     static var stages: [MigrationStage] { [migrateV1toV2, migrateV2toV3] }
 
-    static var migrateV1toV2: MigrationStage {
-        .custom(
-            fromVersion: TripsSchemaV1.self, toVersion: TripsSchemaV2.self,
-            willMigrate: { context in
-                let trips = try context.fetch(FetchDescriptor<TripsSchemaV1.Trip>(sortBy: [SortDescriptor(\.start_date)]))
-                var seen: Set<String> = []
-                for trip in trips where !seen.insert(trip.name).inserted { context.delete(trip) }
-                try context.save()
-            }, didMigrate: nil)
-    }
+    // `static let`s, as the talk and Apple's sample write them: Swift 6 accepts them because
+    // MigrationStage is Sendable.
+    static let migrateV1toV2 = MigrationStage.custom(
+        fromVersion: TripsSchemaV1.self, toVersion: TripsSchemaV2.self,
+        willMigrate: { context in
+            let trips = try context.fetch(FetchDescriptor<TripsSchemaV1.Trip>(sortBy: [SortDescriptor(\.start_date)]))
+            var seen: Set<String> = []
+            for trip in trips where !seen.insert(trip.name).inserted { context.delete(trip) }
+            try context.save()
+        }, didMigrate: nil)
 
-    static var migrateV2toV3: MigrationStage {
-        .lightweight(fromVersion: TripsSchemaV2.self, toVersion: TripsSchemaV3.self)
-    }
+    static let migrateV2toV3 = MigrationStage.lightweight(fromVersion: TripsSchemaV2.self, toVersion: TripsSchemaV3.self)
 }
 
 /// A plan whose V1 → V2 stage fails in `willMigrate`.
