@@ -32,7 +32,9 @@ enum KeyPathListExpansion {
             MacroDiagnostic.keyPathListOutsideType(macro: macroName).diagnose(at: node, in: context)
             return []
         }
-        let list = "[" + arrays.map(\.trimmedDescription).joined(separator: ", ") + "]"
+        // An empty array (`#Unique<Movement>([\.id], [])`, which SwiftData accepts) constrains
+        // nothing and is left out: a constraint on no property would make every two models equal.
+        let list = "[" + arrays.filter { !$0.elements.isEmpty }.map(\.trimmedDescription).joined(separator: ", ") + "]"
         return [
             """
             public static var \(raw: propertyName): [[AnyKeyPath]] {
@@ -58,7 +60,7 @@ enum KeyPathListExpansion {
         return argument.argument.trimmedDescription
     }
 
-    /// The arguments, each of which must be a non-empty array literal of key paths.
+    /// The arguments, each of which must be an array literal of key paths (possibly empty).
     private static func keyPathArrays(
         of node: some FreestandingMacroExpansionSyntax,
         macroName: String,
@@ -80,6 +82,6 @@ enum KeyPathListExpansion {
     }
 
     private static func isKeyPathList(_ array: ArrayExprSyntax) -> Bool {
-        !array.elements.isEmpty && array.elements.allSatisfy { $0.expression.is(KeyPathExprSyntax.self) }
+        array.elements.allSatisfy { $0.expression.is(KeyPathExprSyntax.self) }
     }
 }

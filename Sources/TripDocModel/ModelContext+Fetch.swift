@@ -168,6 +168,14 @@ extension ModelContext {
         }
     }
 
+    /// The identifiers of the models a descriptor selects (SwiftData's batched spelling): all at
+    /// once, as ``fetchIdentifiers(_:)`` gives them.
+    public func fetchIdentifiers<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, batchSize: Int) throws
+        -> FetchResultsCollection<PersistentIdentifier>
+    {
+        try fetchIdentifiers(descriptor)
+    }
+
     /// Calls `block` with each model a descriptor selects, in its order.
     public func enumerate<T: PersistentModel>(
         _ descriptor: FetchDescriptor<T>, batchSize: Int = 5000, allowEscapingMutations: Bool = false,
@@ -184,6 +192,6 @@ extension ModelContext {
 }
 
 /// What a batched fetch returns (SwiftData's `FetchResultsCollection`, a random-access
-/// collection of models made a batch at a time): in tripdoc, an array of models all made at
-/// once, so that code naming the type, indexing it or iterating it compiles and runs unchanged.
-public typealias FetchResultsCollection<Element: PersistentModel> = [Element]
+/// collection of models, or of identifiers, made a batch at a time): in tripdoc, an array made
+/// at once, so that code naming the type, indexing it or iterating it compiles and runs unchanged.
+public typealias FetchResultsCollection<Element> = [Element]

@@ -130,6 +130,14 @@ extension ModelContextTests {
         #expect(batched.count == 4)
         #expect(batched[2].name == "Oslo")
         #expect(batched.map(\.name) == seen)
+        let batchedIdentifiers: FetchResultsCollection<PersistentIdentifier> = try context.fetchIdentifiers(byName, batchSize: 2)
+        #expect(batchedIdentifiers == batched.map(\.persistentModelID))
+        // `PersistentIdentifier.ID`, as apps key models by it.
+        #expect(Set(batchedIdentifiers.map(\.id)).count == 4)
+        #expect(batchedIdentifiers[0].id == batched[0].persistentModelID.id)
+        #expect(batchedIdentifiers[0].id != batchedIdentifiers[1].id)
+        let encoded = try JSONEncoder().encode(batchedIdentifiers[0].id)
+        #expect(try JSONDecoder().decode(PersistentIdentifier.ID.self, from: encoded) == batchedIdentifiers[0].id)
     }
 
     @Test(arguments: allStores)
@@ -252,6 +260,10 @@ extension ModelContextTests {
         }.first
         #expect(deletion?.tombstone[\.name] == "Tokyo")
         #expect(deletion?.tombstone[\.destination] == nil, "only .preserveValueOnDeletion attributes are kept")
+        // Read through a key path typed only at run time, as code holding several kinds does.
+        let partial: PartialKeyPath<Trip> = \Trip.name
+        #expect(deletion?.tombstone[partial] as? String == "Tokyo")
+        #expect(deletion?.tombstone[\Trip.destination as PartialKeyPath<Trip>] == nil)
 
         try app.deleteHistory(HistoryDescriptor<DefaultHistoryTransaction>(predicate: #Predicate { $0.token <= token }))
         #expect(try app.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()).count == 3)
