@@ -71,15 +71,6 @@ import TripDocTestSupport
         entries[index].data = Data(repeating: UInt8(ascii: "x"), count: entries[index].data.count)
     }
 
-    func readError(_ data: Data) -> DocumentReadError? {
-        do {
-            _ = try BundleFormat().readDocument(from: data, file: "b.tripbundle")
-            return nil
-        } catch {
-            return error as? DocumentReadError
-        }
-    }
-
     @Test func theManifestRecordsTheLastTransactionWithTheDigestOfTheHistoryEntry() throws {
         var document = try Self.documentWithHistory()
         let data = try BundleFormat().writeDocument(document)
@@ -150,7 +141,7 @@ import TripDocTestSupport
         #expect(try read(damaged, into: HistorySink(wantsHistory: false)) == nil)
         #expect(try read(damaged, into: HistorySink(wantsHistory: false, takesHistoryPositionWhenKnown: true)) == DocumentHistory(deletedThrough: 3))
         // Reading the history inflates the entry, and finds the damage.
-        let error = try #require(readError(damaged))
+        let error = try #require(bundleReadError(damaged))
         #expect(error.location?.entry == "history.json")
         #expect(error.message == "the entry's contents do not match the SHA-256 digest in the manifest")
     }
@@ -199,7 +190,7 @@ import TripDocTestSupport
         let data = try bundle(of: try Self.documentWithHistory()) { manifest, _ in
             manifest.historyPosition?.lastTransactionIdentifier = recorded
         }
-        let error = try #require(readError(data))
+        let error = try #require(bundleReadError(data))
         #expect(error.location?.entry == "manifest.json")
         #expect(error.message == "the manifest records \(recorded) as the history's last transaction identifier, but history.json's is 3")
         #expect(error.hint?.contains("remove the manifest's historyPosition member") == true)
@@ -212,7 +203,7 @@ import TripDocTestSupport
         let data = try bundle(of: try Self.documentWithHistory()) { manifest, _ in
             manifest.historyPosition?.lastTransactionIdentifier = recorded
         }
-        let error = try #require(readError(data))
+        let error = try #require(bundleReadError(data))
         #expect(error.location?.entry == "manifest.json")
         #expect(error.message.contains("historyPosition.lastTransactionIdentifier must be from 0 to 2^63-2"))
     }

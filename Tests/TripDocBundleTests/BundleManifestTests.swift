@@ -16,17 +16,8 @@ import TripDocTestSupport
         return try ZipArchive.archive(entries)
     }
 
-    func readError(_ data: Data) -> DocumentReadError? {
-        do {
-            _ = try BundleFormat().readDocument(from: data, file: "b.tripbundle")
-            return nil
-        } catch {
-            return error as? DocumentReadError
-        }
-    }
-
     @Test func aManifestNamingAnotherStoreIsRefused() throws {
-        let error = try #require(readError(try bundle { $0.storeIdentifier = "ELSEWHERE" }))
+        let error = try #require(bundleReadError(try bundle { $0.storeIdentifier = "ELSEWHERE" }))
         #expect(error.location?.entry == "manifest.json")
         #expect(error.message.contains("the manifest names store ELSEWHERE"))
     }
@@ -44,14 +35,14 @@ import TripDocTestSupport
         entries[0].data = Data(text.replacingOccurrences(of: member, with: rightOneFirst ? "\(member),\(other)" : "\(other),\(member)").utf8)
         let data = try ZipArchive.archive(entries)
         if rightOneFirst {
-            #expect(readError(data) == nil)
+            #expect(bundleReadError(data) == nil)
         } else {
-            #expect(readError(data)?.message.contains("the manifest names store ELSEWHERE") == true)
+            #expect(bundleReadError(data)?.message.contains("the manifest names store ELSEWHERE") == true)
         }
     }
 
     @Test func aNewerBundleVersionAsksForANewerTripdoc() throws {
-        let error = try #require(readError(try bundle { $0.formatVersion = 2 }))
+        let error = try #require(bundleReadError(try bundle { $0.formatVersion = 2 }))
         #expect(error.message.contains("bundle format version 2 is not one this tripdoc reads"))
     }
 
@@ -65,13 +56,13 @@ import TripDocTestSupport
         var manifest = try JSONDecoder().decode(BundleManifest.self, from: entries[0].data)
         manifest.entries.append(.init(name: ghost.name, size: ghost.data.count, sha256: BundleFormat.sha256(ghost.data)))
         entries[0].data = try manifest.encoded()
-        let error = try #require(readError(try ZipArchive.archive(entries)))
+        let error = try #require(bundleReadError(try ZipArchive.archive(entries)))
         #expect(error.location?.entry == "snapshots/Ghost.json")
         #expect(error.message == "the entry holds snapshots of an entity the schema does not have")
     }
 
     @Test func aListedEntryThatIsMissingIsNamed() throws {
-        let error = try #require(readError(try bundle { $0.entries.append(.init(name: "snapshots/Ghost.json", size: 2, sha256: "00")) }))
+        let error = try #require(bundleReadError(try bundle { $0.entries.append(.init(name: "snapshots/Ghost.json", size: 2, sha256: "00")) }))
         #expect(error.location?.entry == "snapshots/Ghost.json")
         #expect(error.message == "the manifest lists the entry, but the archive does not hold it")
     }
