@@ -177,8 +177,12 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
             }
             guard let context else {
                 preconditionFailure(
-                    "\(description.entityName).\(property.name) was read after the ModelContext that fetched the model "
-                        + "was released: keep the context for as long as you use its models")
+                    isDeleted
+                        ? "\(description.entityName).\(property.name) was read after the model was deleted and the deletion "
+                            + "saved: a deleted model's relationships are gone (as SwiftData invalidates it); read them before "
+                            + "deleting it"
+                        : "\(description.entityName).\(property.name) was read after the ModelContext that fetched the model "
+                            + "was released: keep the context for as long as you use its models")
             }
             guard let value = context.resolve(stored, property: property) as? Value else {
                 preconditionFailure(
