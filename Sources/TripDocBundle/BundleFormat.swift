@@ -182,8 +182,9 @@ public struct BundleFormat: DocumentFormat, ArchiveInspecting {
                     file, BundleManifest.entryName,
                     "the manifest records \(recordedPosition.deletedThrough) as the history's last transaction identifier, "
                         + "but history.json's is \(history.nextTransactionIdentifier - 1)",
-                    hint: "The file was changed by hand or by another program: remove the manifest's historyPosition "
-                        + "member, or restore the document from a copy")
+                    hint: "The file was changed by hand or by another program: restore the document from a copy. Saves "
+                        + "journaled beside it since were numbered from the recorded position; removing the manifest's "
+                        + "historyPosition member would make the journal's fold pass over those it takes for held")
             }
             return history
         }

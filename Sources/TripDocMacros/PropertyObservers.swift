@@ -42,10 +42,11 @@ struct PropertyObservers {
     /// with each bare use of the property `property` written `self.property`: the body runs in
     /// the property's setter, where the compiler warns about (and asks for an explicit `self`
     /// on) a use of the property itself, which a stored property's observer makes without a
-    /// warning. A body that declares a name like the property's keeps its text.
-    private static func statements(_ body: CodeBlockItemListSyntax, property: String) -> String {
+    /// warning. A body that declares a name like the property's, or whose observer's parameter
+    /// (`newValue`, `oldValue` or the name it gives) is spelled so, keeps its text.
+    private static func statements(_ body: CodeBlockItemListSyntax, property: String, parameter: String) -> String {
         var body = body
-        if !OwnPropertyUses.declare(property, in: body) {
+        if property != parameter, !OwnPropertyUses.declare(property, in: body) {
             body = OwnPropertyUses(property: property).rewrite(body).cast(CodeBlockItemListSyntax.self)
         }
         return body.map(\.trimmedDescription).joined(separator: "\n")
@@ -70,11 +71,13 @@ struct PropertyObservers {
             let binding = willSet.parameter == "newValue" ? "" : "let \(willSet.parameter) = newValue\n"
             // `_ =`: a closure on a line of its own would be taken as a trailing closure of the
             // line before.
-            lines.append("_ = { () -> Void in\n\(binding)\(Self.statements(willSet.body, property: property))\n}()")
+            let statements = Self.statements(willSet.body, property: property, parameter: willSet.parameter)
+            lines.append("_ = { () -> Void in\n\(binding)\(statements)\n}()")
         }
         lines.append(change)
         if let didSet = didSetObserver {
-            lines.append("_ = { () -> Void in\n\(Self.statements(didSet.body, property: property))\n}()")
+            let statements = Self.statements(didSet.body, property: property, parameter: didSet.parameter ?? "oldValue")
+            lines.append("_ = { () -> Void in\n\(statements)\n}()")
         }
         return lines.joined(separator: "\n")
     }
@@ -92,7 +95,8 @@ private final class OwnPropertyUses: SyntaxRewriter {
     }
 
     /// Whether `body` declares a name spelled like `property` (a local, a parameter of a
-    /// closure in it, a bound pattern), which a bare use might then mean.
+    /// closure in it, a closure's capture, a bound pattern, a `catch`'s `error`), which a bare
+    /// use might then mean.
     static func declare(_ property: String, in body: CodeBlockItemListSyntax) -> Bool {
         final class Declarations: SyntaxVisitor {
             let property: String
@@ -122,6 +126,15 @@ private final class OwnPropertyUses: SyntaxRewriter {
             }
             override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
                 check(node.name)
+                return .visitChildren
+            }
+            override func visit(_ node: ClosureCaptureSyntax) -> SyntaxVisitorContinueKind {
+                check(node.name)
+                return .visitChildren
+            }
+            override func visit(_ node: CatchClauseSyntax) -> SyntaxVisitorContinueKind {
+                // A `catch` without a pattern binds `error`.
+                if node.catchItems.isEmpty, property == "error" { found = true }
                 return .visitChildren
             }
         }

@@ -393,15 +393,20 @@ public struct ModelConfiguration: DocumentStoreConfiguration {
             // SwiftData takes any file name (apps write `Guide.sqlite`, `data.db`, no extension):
             // the file's own bytes choose its format, and a new or empty file is a JSON document,
             // as a `.store` is.
+            // Only a regular file is read to choose: a FIFO or device would be waited on and
+            // lose the bytes read, so it must be named with a format's extension.
             let formats: [any DocumentFormat] = [JSONFormat(), PlistFormat(), BundleFormat()]
+            let type = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.type] as? FileAttributeType
+            guard let type else { return JSONFormat() }
+            guard type == .typeRegular else { throw ModelContextError.unrecognizedDocument(url) }
             guard let prefix = Self.firstBytes(of: url), !prefix.isEmpty else { return JSONFormat() }
             if let format = formats.first(where: { $0.recognizes(prefix) }) { return format }
             throw ModelContextError.unrecognizedDocument(url)
         }
     }
 
-    /// The first bytes of the file at `url` (up to 512, what a format needs to recognise its
-    /// own), or `nil` when there is no file to read.
+    /// The first bytes of the regular file at `url` (up to 512, what a format needs to
+    /// recognise its own), or `nil` when it cannot be read.
     private static func firstBytes(of url: URL) -> Data? {
         guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
         defer { try? handle.close() }

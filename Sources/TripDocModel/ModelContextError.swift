@@ -8,7 +8,7 @@ public enum ModelContextError: Error, Hashable, Sendable, CustomStringConvertibl
     /// A save (or history deletion) in a store configured with `allowsSave: false`.
     case saveNotAllowed(String)
     /// A file whose extension names no format (`.sqlite`, `.db`, none) and whose bytes no
-    /// format recognises: not a tripdoc document (an SQLite store, say).
+    /// format recognises (an SQLite store, say), or that is not a regular file.
     case unrecognizedDocument(URL)
     /// A history change of an entity no model type describes.
     case unknownEntity(String)
@@ -39,9 +39,10 @@ public enum ModelContextError: Error, Hashable, Sendable, CustomStringConvertibl
         case .saveNotAllowed(let name):
             "the store '\(name)' was configured with allowsSave: false; nothing was saved"
         case .unrecognizedDocument(let url):
-            "\(url.path) is not a tripdoc document (neither JSON, a property list nor a zipped bundle), and its "
-                + "extension names no format; tripdoc cannot read it (a SwiftData store from Apple platforms is an "
-                + "SQLite database): give the configuration another file, or convert the data"
+            "\(url.path) is not a tripdoc document (neither JSON, a property list nor a zipped bundle, or not a "
+                + "regular file), and its extension names no format; tripdoc cannot read it (a SwiftData store from "
+                + "Apple platforms is an SQLite database): give the configuration another file, or name the format with "
+                + "the extension .json, .plist or .tripbundle"
         case .unknownEntity(let name):
             "the history holds changes of '\(name)', which none of the container's model types is"
         case .historyDeletionNotOldest:

@@ -189,6 +189,88 @@ final class PersistedPropertyMacroTests: XCTestCase {
             macros: ["_PersistedProperty": PersistedPropertyMacro.self])
     }
 
+    func testObserversThatMayMeanSomethingElseByThePropertysNameKeepTheirText() {
+        // A closure capturing the name, and an observer whose parameter has the property's name:
+        // a bare use there means the capture or the parameter, not the property.
+        assertMacroExpansion(
+            """
+            final class Trip {
+                @_PersistedProperty
+                var nights: Int {
+                    didSet { Task { [nights] in await sync(nights) } }
+                }
+                @_PersistedProperty
+                var days: Int {
+                    willSet(days) { print(days) }
+                }
+            }
+            """,
+            expandedSource: #"""
+                final class Trip {
+                    var nights: Int {
+                        didSet { Task { [nights] in await sync(nights) } }
+                        @storageRestrictions(initializes: _nights, accesses: _$backingData)
+                        init(initialValue) {
+                            _$backingData.setValue(forKey: \Trip.nights, to: initialValue)
+                            _nights = TripDoc.PersistedPropertyStorage()
+                        }
+
+                        get {
+                            _$backingData.getValue(forKey: \Trip.nights)
+                        }
+
+                        set {
+                            guard TripDoc.PersistedPropertyObservers.begin(self, \Trip.nights) else {
+                                _$backingData.setValue(forKey: \Trip.nights, to: newValue)
+                                return
+                            }
+                            defer {
+                                TripDoc.PersistedPropertyObservers.end(self, \Trip.nights)
+                            }
+                            _$backingData.setValue(forKey: \Trip.nights, to: newValue)
+                            _ = { () -> Void in
+                                Task { [nights] in
+                                    await sync(nights)
+                                }
+                            }()
+                        }
+                    }
+
+                    private var _nights: TripDoc.PersistedPropertyStorage
+                    var days: Int {
+                        willSet(days) { print(days) }
+                        @storageRestrictions(initializes: _days, accesses: _$backingData)
+                        init(initialValue) {
+                            _$backingData.setValue(forKey: \Trip.days, to: initialValue)
+                            _days = TripDoc.PersistedPropertyStorage()
+                        }
+
+                        get {
+                            _$backingData.getValue(forKey: \Trip.days)
+                        }
+
+                        set {
+                            guard TripDoc.PersistedPropertyObservers.begin(self, \Trip.days) else {
+                                _$backingData.setValue(forKey: \Trip.days, to: newValue)
+                                return
+                            }
+                            defer {
+                                TripDoc.PersistedPropertyObservers.end(self, \Trip.days)
+                            }
+                            _ = { () -> Void in
+                                let days = newValue
+                                print(days)
+                            }()
+                            _$backingData.setValue(forKey: \Trip.days, to: newValue)
+                        }
+                    }
+
+                    private var _days: TripDoc.PersistedPropertyStorage
+                }
+                """#,
+            macros: ["_PersistedProperty": PersistedPropertyMacro.self])
+    }
+
     func testKeyPathNamesTheInnermostType() {
         assertMacroExpansion(
             """

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 import TripDoc
 import TripDocTestSupport
@@ -78,5 +81,18 @@ import TripDocTestSupport
             return named == url && error.description.contains("is not a tripdoc document")
         }
         #expect(try Data(contentsOf: url) == sqlite)
+    }
+
+    @Test func aFIFONamingNoFormatIsRefusedWithoutBeingRead() throws {
+        // Read to choose a format, a FIFO would be waited on and lose the bytes read.
+        let scratch = try ScratchFolder("spelling")
+        let url = scratch.file("feed")
+        #expect(mkfifo(url.path, 0o600) == 0)
+        #expect {
+            _ = try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: url))
+        } throws: { error in
+            guard let error = error as? ModelContextError, case .unrecognizedDocument(let named) = error else { return false }
+            return named == url
+        }
     }
 }
