@@ -202,13 +202,13 @@ public struct HistoryTombstone<Model: PersistentModel>: Sequence {
 
     /// The preserved value of the attribute at `keyPath`, typed only at run time (SwiftData's
     /// spelling for code that holds key paths of several types: `tombstone[keyPath] as? UUID`),
-    /// or `nil` when it was not preserved. (SwiftData's gives `(any Sendable)?`; a value of
+    /// or `nil` when it was not preserved or was `nil`. (SwiftData's gives `(any Sendable)?`; a value of
     /// `Any` cannot be proven Sendable without a cast Swift warns about, and casts out of either
     /// read the same.)
     public subscript(_ keyPath: PartialKeyPath<Model>) -> Any? {
         let description = ModelDescription.of(Model.self)
         guard let property = description.property(for: keyPath), let stored = values[property.name],
-            case .attribute(let coding, _) = property.kind
+            stored != .null, case .attribute(let coding, _) = property.kind
         else { return nil }
         return try? coding.value(from: stored)
     }

@@ -268,4 +268,11 @@ extension ModelContextTests {
         try app.deleteHistory(HistoryDescriptor<DefaultHistoryTransaction>(predicate: #Predicate { $0.token <= token }))
         #expect(try app.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()).count == 3)
     }
+
+    @Test func aTombstoneReadThroughAPartialKeyPathGivesNilForAPreservedNil() {
+        let tombstone = HistoryTombstone<Reading>(values: ["note": .null, "station": .string("Oslo")])
+        #expect(tombstone[\Reading.note as PartialKeyPath<Reading>] == nil)
+        #expect(tombstone[\Reading.station as PartialKeyPath<Reading>] as? String == "Oslo")
+        #expect(tombstone[\Reading.value as PartialKeyPath<Reading>] == nil, "not preserved")
+    }
 }

@@ -52,9 +52,19 @@ public struct RelatedSnapshots: Sendable {
 
     /// Keeps `snapshot`'s values of `properties`.
     public mutating func keep(_ snapshot: DefaultSnapshot, properties: Set<String>) {
+        // Picked by position in the snapshot's layout, without a dictionary of its values:
+        // `diff --where` keeps one for every object its condition reads through.
+        var names: [String] = []
+        var kept: [SnapshotValue] = []
+        snapshot.forEachValue { name, value in
+            if properties.contains(name) {
+                names.append(name)
+                kept.append(value)
+            }
+        }
         snapshots[snapshot.persistentIdentifier] = DefaultSnapshot(
-            persistentIdentifier: snapshot.persistentIdentifier,
-            values: snapshot.values.filter { properties.contains($0.key) })
+            persistentIdentifier: snapshot.persistentIdentifier, layout: SnapshotLayout.of(namesInOrder: names),
+            slots: kept)
     }
 
     subscript(_ identifier: PersistentIdentifier) -> DefaultSnapshot? { snapshots[identifier] }
