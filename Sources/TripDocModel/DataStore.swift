@@ -167,8 +167,9 @@ public protocol SchemaMigrationPlan {
 ///
 /// Sendable, with `@Sendable` closures, as in SwiftData: a plan's stages are usually `static let`s
 /// (`static let migrateV1toV2 = MigrationStage.custom(…)`), which Swift 6 accepts only of a
-/// Sendable type.
-public enum MigrationStage: Sendable {
+/// Sendable type. (Unchecked because Swift does not take a protocol's metatypes, which hold no
+/// state, to be Sendable unless every conforming type's conformance is usable from any thread.)
+public enum MigrationStage: @unchecked Sendable {
     /// A step the store does on its own (renames through `originalName`, new optional properties).
     case lightweight(fromVersion: any VersionedSchema.Type, toVersion: any VersionedSchema.Type)
     /// A step with code run before and after.

@@ -56,6 +56,36 @@ import Testing
         #expect(a.layout === b.layout)
     }
 
+    @Test func snapshotsBuiltFromDictionariesOfTheSameKeysShareOneLayoutAndKeepEachValueInPlace() {
+        let first = DefaultSnapshot(persistentIdentifier: trip, values: ["b": .int(2), "a": .int(1), "c": .int(3)])
+        // The same keys, in a dictionary of another capacity (another iteration order), then
+        // as many keys but one of them different: recognised as the same layout only when
+        // every key is in it.
+        var roomy = [String: SnapshotValue](minimumCapacity: 64)
+        roomy["c"] = .int(30)
+        roomy["a"] = .int(10)
+        roomy["b"] = .int(20)
+        let second = DefaultSnapshot(persistentIdentifier: trip, values: roomy)
+        let other = DefaultSnapshot(persistentIdentifier: trip, values: ["a": .int(1), "b": .int(2), "d": .int(4)])
+        let fewer = DefaultSnapshot(persistentIdentifier: trip, values: ["a": .int(1), "b": .int(2)])
+        #expect(second.layout === first.layout)
+        #expect(second.values == roomy)
+        #expect(other.layout !== first.layout)
+        #expect(other.layout.names == ["a", "b", "d"])
+        #expect(other.values == ["a": .int(1), "b": .int(2), "d": .int(4)])
+        #expect(fewer.layout.names == ["a", "b"])
+        #expect(fewer["c"] == nil)
+        // Many other layouts in between do not change what a dictionary's snapshot holds.
+        for count in 0..<20 {
+            let names = (0...count).map { "p\($0)" }
+            let values = Dictionary(uniqueKeysWithValues: names.map { ($0, SnapshotValue.string($0)) })
+            #expect(DefaultSnapshot(persistentIdentifier: trip, values: values).values == values)
+        }
+        let again = DefaultSnapshot(persistentIdentifier: trip, values: ["c": .int(3), "a": .int(1), "b": .int(2)])
+        #expect(again.layout === first.layout)
+        #expect(again == first)
+    }
+
     @Test func mappingValuesKeepsEveryPropertyIncludingNullOnes() {
         let snapshot = DefaultSnapshot(persistentIdentifier: trip, values: ["n": .int(1), "x": .null, "s": .string("a")])
         let mapped = snapshot.mapValues { value in

@@ -19,17 +19,13 @@ public struct DefaultSnapshot: DataStoreSnapshot, Hashable {
     /// value, use ``subscript(_:)``, which does not.
     public var values: [String: SnapshotValue] {
         get { Dictionary(uniqueKeysWithValues: zip(layout.names, slots)) }
-        set {
-            layout = SnapshotLayout.of(names: newValue.keys)
-            slots = layout.names.map { newValue[$0]! }
-        }
+        set { (layout, slots) = SnapshotLayout.of(keysOf: newValue) }
     }
 
     /// Creates a snapshot.
     public init(persistentIdentifier: PersistentIdentifier, values: [String: SnapshotValue]) {
         self.persistentIdentifier = persistentIdentifier
-        layout = SnapshotLayout.of(names: values.keys)
-        slots = layout.names.map { values[$0]! }
+        (layout, slots) = SnapshotLayout.of(keysOf: values)
     }
 
     /// Creates a snapshot holding `slots`, one value per name of `layout`, in its order.

@@ -37,6 +37,14 @@ package final class SnapshotLayout: Sendable {
 
     private static let interned = Mutex<[[String]: SnapshotLayout]>([:])
 
+    /// The layouts ``of(keysOf:)`` made or found last, most recent first: snapshots are built
+    /// from dictionaries an entity at a time, so the layout a dictionary needs is nearly always
+    /// one of a few, found without sorting its keys.
+    private static let recent = Mutex<[SnapshotLayout]>([])
+
+    /// How many layouts ``recent`` keeps.
+    private static let recentLimit = 8
+
     /// The layout of `names`, which must be in UTF-8 order without duplicates; `isAnEntitys`
     /// for every property of an entity (kept past ``internedLimit``, up to four times it).
     package static func of(namesInOrder names: [String], isAnEntitys: Bool = false) -> SnapshotLayout {
@@ -52,6 +60,37 @@ package final class SnapshotLayout: Sendable {
     /// ``of(namesInOrder:isAnEntitys:)``.
     package static func of<Names: Sequence<String>>(names: Names, isAnEntitys: Bool = false) -> SnapshotLayout {
         of(namesInOrder: names.sorted(by: precedes), isAnEntitys: isAnEntitys)
+    }
+
+    /// The layout of `dictionary`'s keys and its values in that layout's order: what a snapshot
+    /// built from a dictionary holds. A layout used recently is recognised by looking its names
+    /// up in `dictionary`, which fetches the values at the same time; only a dictionary of other
+    /// keys has its keys sorted and interned.
+    package static func of<Value>(keysOf dictionary: [String: Value]) -> (layout: SnapshotLayout, values: [Value]) {
+        let candidates = recent.withLock { $0 }
+        for layout in candidates where layout.names.count == dictionary.count {
+            if let values = layout.values(in: dictionary) { return (layout, values) }
+        }
+        let layout = of(names: dictionary.keys)
+        recent.withLock { recent in
+            if !recent.contains(where: { $0 === layout }) {
+                recent.insert(layout, at: 0)
+                if recent.count > recentLimit { recent.removeLast() }
+            }
+        }
+        return (layout, layout.names.map { dictionary[$0]! })
+    }
+
+    /// `dictionary`'s value for each of ``names``, in order, or `nil` when one has none (with
+    /// as many keys as names, `dictionary` then holds exactly these names).
+    private func values<Value>(in dictionary: [String: Value]) -> [Value]? {
+        var values: [Value] = []
+        values.reserveCapacity(names.count)
+        for name in names {
+            guard let value = dictionary[name] else { return nil }
+            values.append(value)
+        }
+        return values
     }
 
     /// Whether `a` comes before `b` in a layout (UTF-8 order).
