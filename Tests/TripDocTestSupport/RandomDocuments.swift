@@ -81,7 +81,7 @@ public struct RandomDocuments {
         case 1: return .bool(chance(50))
         case 2: return .int(pick([Int64.min, Int64.max, 0, -1]))
         case 3: return .uint(pick([UInt64.max, UInt64(Int64.max) + 1]))
-        case 4: return .double(pick([-0.0, 0.5, 1e300, 5e-324, 3.0]))
+        case 4: return .double(pick([-0.0, 0.5, 1e300, .leastNonzeroMagnitude, 3.0]))
         case 5, 6: return .string(pick(Self.strings + ["NaN", "Infinity"]))
         case 7: return .array((0..<below(4)).map { _ in codableValue(depth: depth + 1) })
         default:

@@ -17,7 +17,7 @@ public struct IndexedDocument: Sendable {
     /// Every save's transaction, oldest first.
     public var history: DocumentHistory
     /// Every snapshot, by identifier.
-    private(set) var byIdentifier: [PersistentIdentifier: DefaultSnapshot]
+    private(set) var byIdentifier: IdentifierTable<DefaultSnapshot>
     /// Each entity's identifiers in document order, by entity name.
     private var orders: [String: EntityOrder]
     /// For each entity and uniqueness constraint, the model holding each combination of values:
@@ -72,8 +72,7 @@ public struct IndexedDocument: Sendable {
         schema = document.schema
         history = document.history
         self.indexingAttributes = indexingAttributes
-        var byIdentifier: [PersistentIdentifier: DefaultSnapshot] = [:]
-        byIdentifier.reserveCapacity(document.snapshots.count)
+        var byIdentifier = IdentifierTable<DefaultSnapshot>()
         var identifiersByEntity: [String: [PersistentIdentifier]] = [:]
         var hasDuplicates = false
         for snapshot in document.snapshots {
@@ -98,7 +97,7 @@ public struct IndexedDocument: Sendable {
         self.schema = schema
         history = DocumentHistory()
         self.indexingAttributes = indexingAttributes
-        byIdentifier = [:]
+        byIdentifier = IdentifierTable()
         orders = [:]
         uniqueIndexes = [:]
         problems = []
@@ -113,7 +112,7 @@ public struct IndexedDocument: Sendable {
         self.schema = schema
         self.history = history
         self.indexingAttributes = indexingAttributes
-        byIdentifier = [:]
+        byIdentifier = IdentifierTable()
         orders = [:]
         uniqueIndexes = [:]
         problems = []
@@ -157,7 +156,6 @@ public struct IndexedDocument: Sendable {
     /// Adds the snapshots of `entity`, their order and indexes; returns their identifiers (an
     /// identifier listed twice once, its last snapshot kept).
     private mutating func add(_ snapshots: [DefaultSnapshot], of entity: Schema.Entity) -> [PersistentIdentifier] {
-        byIdentifier.reserveCapacity(byIdentifier.count + snapshots.count)
         var identifiers: [PersistentIdentifier] = []
         identifiers.reserveCapacity(snapshots.count)
         for snapshot in snapshots where byIdentifier.updateValue(snapshot, forKey: snapshot.persistentIdentifier) == nil {
@@ -206,7 +204,7 @@ public struct IndexedDocument: Sendable {
 
     /// An index of the values `attribute` holds in the snapshots of `identifiers`.
     private func attributeIndex(over identifiers: [PersistentIdentifier], of attribute: String) -> AttributeIndex {
-        AttributeIndex(identifiers.map { (value: byIdentifier[$0]!.values[attribute] ?? .null, identifier: $0) })
+        AttributeIndex(identifiers.map { (value: byIdentifier[$0]![attribute] ?? .null, identifier: $0) })
     }
 
     /// The index of `attribute` of `entityName`, or `nil` when it has none.
@@ -353,8 +351,6 @@ public struct IndexedDocument: Sendable {
             }
         }
         var added: [String: [PersistentIdentifier]] = [:]
-        // Grown once for a save that adds many models, not step by step (each step a copy).
-        byIdentifier.reserveCapacity(byIdentifier.count + changed.count)
         for (identifier, new) in changed {
             if let new, let constraints = constraintsByEntity[identifier.entityName] {
                 for constraint in constraints {

@@ -1,0 +1,152 @@
+/// Values keyed by persistent identifier, as a dictionary is, for tables that hold many models
+/// of one store: a document's snapshots, a save's changes.
+///
+/// A store numbers each entity's models in sequence (`1`, `2`, …), so most identifiers a table
+/// holds are of a few (entity, store) pairs with numeric keys close together. Those are kept in
+/// a run per pair, an array indexed by the key's number: no hashing to find one, and no copy of
+/// the identifier beside the value (which a dictionary keeps, and which is most of what a
+/// document's table of snapshots holds). Every other identifier — temporary, of a key that is
+/// not a canonical number, or too far from its run's keys — is kept in a dictionary.
+struct IdentifierTable<Value> {
+    /// The values of one entity of one store whose keys are numbers from `first` on.
+    fileprivate struct Run {
+        let entity: InternedName
+        let store: InternedName?
+        /// The number of the key the first slot holds.
+        let first: Int64
+        /// The value of the key `first + position`, or `nil`.
+        var slots: [Value?]
+        /// How many slots hold a value.
+        var count: Int
+    }
+
+    private var runs: [Run] = []
+    /// Where the run of each (entity, store) pair is, once there are too many runs to look
+    /// through.
+    private var runPositions: [RunKey: Int] = [:]
+    private struct RunKey: Hashable {
+        let entity: InternedName
+        let store: InternedName?
+    }
+    /// The values of the identifiers no run holds.
+    private var others: [PersistentIdentifier: Value] = [:]
+
+    /// How many identifiers hold a value.
+    private(set) var count = 0
+
+    /// The most runs looked through one by one; past it, ``runPositions`` finds them.
+    private static var scannedRuns: Int { 8 }
+    /// The most empty slots a run may gain so that a key further on fits: a run stays at least
+    /// half full (past a small start), and a key far from every other goes to ``others``.
+    private static func mayGrow(_ run: Run, toHold position: Int64) -> Bool {
+        position < Int64(2 * (run.count + 1) + 64)
+    }
+
+    init() {}
+
+    var isEmpty: Bool { count == 0 }
+
+    /// Where `identifier`'s value goes in a run: the run's position and the key's number, or
+    /// `nil` for an identifier no run takes.
+    private func runPlace(of identifier: PersistentIdentifier) -> (run: Int?, number: Int64)? {
+        guard !identifier.isTemporary, let number = PrimaryKeyOrder.canonicalNumber(identifier.primaryKey) else {
+            return nil
+        }
+        if runs.count <= Self.scannedRuns {
+            for index in runs.indices where runs[index].entity == identifier.entity && runs[index].store == identifier.store {
+                return (index, number)
+            }
+            return (nil, number)
+        }
+        return (runPositions[RunKey(entity: identifier.entity, store: identifier.store)], number)
+    }
+
+    /// The value of `identifier`, or `nil`.
+    subscript(identifier: PersistentIdentifier) -> Value? {
+        if let (index, number) = runPlace(of: identifier), let index {
+            let run = runs[index]
+            let position = number &- run.first
+            if position >= 0, position < Int64(run.slots.count), let value = run.slots[Int(position)] { return value }
+        }
+        return others.isEmpty ? nil : others[identifier]
+    }
+
+    /// Sets the value of `identifier`; returns the value it replaced.
+    @discardableResult
+    mutating func updateValue(_ value: Value, forKey identifier: PersistentIdentifier) -> Value? {
+        if !others.isEmpty, let index = others.index(forKey: identifier) {
+            return others.updateValue(value, forKey: others.keys[index])
+        }
+        guard let (found, number) = runPlace(of: identifier) else { return addToOthers(value, identifier) }
+        guard let index = found else {
+            runs.append(Run(entity: identifier.entity, store: identifier.store, first: number, slots: [value], count: 1))
+            if runs.count > Self.scannedRuns {
+                if runPositions.isEmpty {
+                    for (position, run) in runs.enumerated() {
+                        runPositions[RunKey(entity: run.entity, store: run.store)] = position
+                    }
+                } else {
+                    runPositions[RunKey(entity: identifier.entity, store: identifier.store)] = runs.count - 1
+                }
+            }
+            count += 1
+            return nil
+        }
+        let position = number &- runs[index].first
+        guard position >= 0 else { return addToOthers(value, identifier) }
+        if position < Int64(runs[index].slots.count) {
+            let old = runs[index].slots[Int(position)]
+            runs[index].slots[Int(position)] = value
+            if old == nil {
+                runs[index].count += 1
+                count += 1
+            }
+            return old
+        }
+        guard Self.mayGrow(runs[index], toHold: position) else { return addToOthers(value, identifier) }
+        let gap = Int(position) - runs[index].slots.count
+        if gap > 0 { runs[index].slots.append(contentsOf: repeatElement(nil, count: gap)) }
+        runs[index].slots.append(value)
+        runs[index].count += 1
+        count += 1
+        return nil
+    }
+
+    private mutating func addToOthers(_ value: Value, _ identifier: PersistentIdentifier) -> Value? {
+        let old = others.updateValue(value, forKey: identifier)
+        if old == nil { count += 1 }
+        return old
+    }
+
+    /// Removes the value of `identifier`; returns it.
+    @discardableResult
+    mutating func removeValue(forKey identifier: PersistentIdentifier) -> Value? {
+        if let (found, number) = runPlace(of: identifier), let index = found {
+            let position = number &- runs[index].first
+            if position >= 0, position < Int64(runs[index].slots.count), let old = runs[index].slots[Int(position)] {
+                runs[index].slots[Int(position)] = nil
+                runs[index].count -= 1
+                count -= 1
+                return old
+            }
+        }
+        guard !others.isEmpty, let old = others.removeValue(forKey: identifier) else { return nil }
+        count -= 1
+        return old
+    }
+
+    /// Calls `body` with each identifier and its value, in no particular order.
+    func forEach(_ body: (PersistentIdentifier, Value) throws -> Void) rethrows {
+        for run in runs {
+            let template = PersistentIdentifier(store: run.store, entity: run.entity, primaryKey: "")
+            for position in run.slots.indices {
+                guard let value = run.slots[position] else { continue }
+                try body(template.withPrimaryKey(String(run.first + Int64(position))), value)
+            }
+        }
+        for (identifier, value) in others { try body(identifier, value) }
+    }
+}
+
+extension IdentifierTable: Sendable where Value: Sendable {}
+extension IdentifierTable.Run: Sendable where Value: Sendable {}
