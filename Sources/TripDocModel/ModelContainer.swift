@@ -8,6 +8,9 @@ import TripDocCore
 public final class ModelContainer: @unchecked Sendable {
     /// The schema of every model type the container holds.
     public let schema: Schema
+    /// The migration plan the container was made with (SwiftData's `migrationPlan`), or `nil`
+    /// when it was given none.
+    public let migrationPlan: (any SchemaMigrationPlan.Type)?
     /// Every configuration, in the order given, each with the container's schema: tripdoc's
     /// ``ModelConfiguration``s and any other store's.
     public let dataStoreConfigurations: [any DataStoreConfiguration]
@@ -96,6 +99,7 @@ public final class ModelContainer: @unchecked Sendable {
             if let problem = ModelDescription.of(type).problems.first { throw problem }
         }
         schema = givenSchema
+        self.migrationPlan = migrationPlan
         var configured: [any DataStoreConfiguration] = []
         var stores: [ModelStore] = []
         for var configuration in configurations.isEmpty ? [ModelConfiguration()] : configurations {

@@ -257,6 +257,17 @@ enum ReinsertingMigrationPlan: SchemaMigrationPlan {
         #expect(try context.fetchCount(FetchDescriptor<TripsSchemaV3.Trip>()) == 2)
     }
 
+    @Test func aContainerNamesTheMigrationPlanItWasMadeWith() throws {
+        let planned = try ModelContainer(
+            for: TripsSchemaV3.Trip.self, migrationPlan: TripsMigrationPlan.self,
+            configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+        let plan = try #require(planned.migrationPlan)
+        #expect(ObjectIdentifier(plan) == ObjectIdentifier(TripsMigrationPlan.self))
+        let unplanned = try ModelContainer(
+            for: Schema(versionedSchema: TripsSchemaV3.self), configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+        #expect(unplanned.migrationPlan == nil)
+    }
+
     @Test func theTalksThreeVersionsMigrateInMemory() throws {
         try writeVersion1("json")
         let document = try readDocument("json")
