@@ -2,7 +2,7 @@ import SwiftDiagnostics
 import SwiftSyntax
 import SwiftSyntaxMacros
 
-/// Every error (and the one warning) the TripDoc macros report. Each message says what is
+/// Every error (and the two warnings) the TripDoc macros report. Each message says what is
 /// wrong and what to write instead.
 enum MacroDiagnostic: DiagnosticMessage {
     // @Model
@@ -23,6 +23,7 @@ enum MacroDiagnostic: DiagnosticMessage {
     // @Attribute, @Relationship, @Transient
     case markerNotOnProperty(marker: String)
     case markerOnComputedProperty(marker: String, name: String)
+    case attributeOnComputedProperty(name: String)
     case relationshipOnLet(name: String)
     case markerOnStaticProperty(marker: String, name: String)
     case transientNotOnProperty
@@ -60,6 +61,9 @@ enum MacroDiagnostic: DiagnosticMessage {
             "@\(marker) can only be applied to a stored property of a @Model class"
         case .markerOnComputedProperty(let marker, let name):
             "@\(marker) can't be applied to computed property '\(name)': only stored properties are saved; make it a stored 'var' or remove @\(marker)"
+        case .attributeOnComputedProperty(let name):
+            "@Attribute on computed property '\(name)' has no effect: only stored properties are saved; make it a stored "
+                + "'var' to save it, or remove @Attribute"
         case .relationshipOnLet(let name):
             "@Relationship can't be applied to '\(name)' because it is a 'let': the context sets a relationship when its "
                 + "inverse changes; declare it 'var'"
@@ -80,7 +84,7 @@ enum MacroDiagnostic: DiagnosticMessage {
 
     var severity: DiagnosticSeverity {
         switch self {
-        case .letWithConstantInitialValue: .warning
+        case .letWithConstantInitialValue, .attributeOnComputedProperty: .warning
         default: .error
         }
     }

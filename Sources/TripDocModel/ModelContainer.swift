@@ -8,6 +8,9 @@ import TripDocCore
 public final class ModelContainer: @unchecked Sendable {
     /// The schema of every model type the container holds.
     public let schema: Schema
+    /// The migration plan the container was made with (SwiftData's `migrationPlan`), or `nil`
+    /// when it was given none.
+    public let migrationPlan: (any SchemaMigrationPlan.Type)?
     /// Every configuration, in the order given, each with the container's schema: tripdoc's
     /// ``ModelConfiguration``s and any other store's.
     public let dataStoreConfigurations: [any DataStoreConfiguration]
@@ -96,6 +99,7 @@ public final class ModelContainer: @unchecked Sendable {
             if let problem = ModelDescription.of(type).problems.first { throw problem }
         }
         schema = givenSchema
+        self.migrationPlan = migrationPlan
         var configured: [any DataStoreConfiguration] = []
         var stores: [ModelStore] = []
         for var configuration in configurations.isEmpty ? [ModelConfiguration()] : configurations {
@@ -136,10 +140,28 @@ public final class ModelContainer: @unchecked Sendable {
         }
     }
 
-    /// The store that holds `entityName`: the first whose configuration's schema has it.
+    /// The store that holds `entityName`'s new models: the first whose configuration's schema
+    /// has it.
     func store(for entityName: String) throws -> ModelStore {
         if let store = stores.first(where: { $0.schema.entity(named: entityName) != nil }) { return store }
         throw ModelContextError.noStore(entityName)
+    }
+
+    /// Every store whose configuration's schema has `entityName`, in the configurations' order:
+    /// a fetch reads them all, as SwiftData's reads every store holding the entity.
+    func stores(for entityName: String) -> [ModelStore] {
+        stores.filter { $0.schema.entity(named: entityName) != nil }
+    }
+
+    /// The store that holds the model `id` names: the one the identifier names among those that
+    /// have its entity, else (a model not saved yet) the one new models of the entity go to.
+    func store(holding id: PersistentIdentifier) throws -> ModelStore {
+        if !id.isTemporary, stores.count > 1, let storeIdentifier = id.storeIdentifier,
+            let store = stores.first(where: { $0.identifier == storeIdentifier && $0.schema.entity(named: id.entityName) != nil })
+        {
+            return store
+        }
+        return try store(for: id.entityName)
     }
 
     /// Removes every model and all history from every store, reporting failures.

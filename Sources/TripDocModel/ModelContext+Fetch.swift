@@ -26,6 +26,10 @@ extension ModelContext {
 
     private func select<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> Selection<T> {
         let entityName = ModelDescription.entityName(of: T.self)
+        if container.stores.count > 1 {
+            let holders = container.stores(for: entityName)
+            if holders.count > 1 { return .models(try selectAcrossStores(holders, entityName, descriptor)) }
+        }
         let store = try container.store(for: entityName)
         let hasPendingOfEntity = hasPendingChanges(of: entityName)
         let countsPending = descriptor.includePendingChanges && hasPendingOfEntity
@@ -75,6 +79,30 @@ extension ModelContext {
         if let offset = descriptor.fetchOffset { models = Array(models.dropFirst(max(offset, 0))) }
         if let limit = descriptor.fetchLimit { models = Array(models.prefix(max(limit, 0))) }
         return .models(models)
+    }
+
+    /// The models a descriptor selects from an entity several stores hold (a container whose
+    /// configurations share it): every store's models of the entity, filtered, sorted and cut to
+    /// the offset and limit together, as SwiftData fetches from every store holding the entity.
+    private func selectAcrossStores<T: PersistentModel>(
+        _ stores: [ModelStore], _ entityName: String, _ descriptor: FetchDescriptor<T>
+    ) throws -> [T] {
+        var fetched: [DefaultSnapshot] = []
+        for store in stores {
+            let result = try store.fetch(DataStoreFetchRequest(descriptor: FetchDescriptor<T>(), editingState: editingState))
+            snapshotCache.merge(result.related) { _, new in new }
+            fetched += result.fetched.filter { $0.entityName == entityName }
+        }
+        var models = try materializeFetched(fetched, as: T.self)
+        if descriptor.includePendingChanges {
+            models.removeAll { deletedIdentifiers.contains($0.persistentModelID) }
+            models += insertedIdentifiers.compactMap { registry[$0] as? T }
+        }
+        if let predicate = descriptor.predicate { models = try models.filter { try predicate.evaluate($0) } }
+        if !descriptor.sortBy.isEmpty { models.sort(using: descriptor.sortBy) }
+        if let offset = descriptor.fetchOffset { models = Array(models.dropFirst(max(offset, 0))) }
+        if let limit = descriptor.fetchLimit { models = Array(models.prefix(max(limit, 0))) }
+        return models
     }
 
     /// The snapshots a descriptor selects, read through an index of the document: candidates

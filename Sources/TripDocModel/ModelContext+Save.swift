@@ -25,11 +25,16 @@ extension ModelContext {
         // The models each store took, for didSave.
         var saved = SavedModels()
         defer { if posts, !saved.isEmpty { postDidSave(saved) } }
-        // Each entity's store, looked up once per save rather than once per model.
+        // Each entity's store, looked up once per save rather than once per model; an entity
+        // several stores hold is looked up per model (a saved model goes back to its own store,
+        // a new one to the first).
         var storesByEntity: [(entityName: String, store: ModelStore)] = []
         func storeHolding(_ id: PersistentIdentifier) throws -> ModelStore {
             let entityName = id.entityName
             if let known = storesByEntity.first(where: { $0.entityName == entityName }) { return known.store }
+            if container.stores.count > 1, container.stores(for: entityName).count > 1 {
+                return try container.store(holding: id)
+            }
             let store = try container.store(for: entityName)
             storesByEntity.append((entityName, store))
             return store
@@ -191,7 +196,7 @@ extension ModelContext {
         for store in container.stores {
             // Models still pending (a store that refused) keep their unsaved state.
             let ids = registry.compactMap { id, model in
-                !model.backing.isPending && (try? container.store(for: id.entityName)) === store ? id : nil
+                !model.backing.isPending && (try? container.store(holding: id)) === store ? id : nil
             }
             guard !ids.isEmpty else { continue }
             var snapshots = try store.cachedSnapshots(for: ids, editingState: editingState)

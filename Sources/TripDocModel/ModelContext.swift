@@ -275,7 +275,7 @@ public final class ModelContext {
     {
         if let model = registry[id] { return model }
         if let snapshot = snapshotCache[id] { return materialize(snapshot, as: type) }
-        let store = try container.store(for: id.entityName)
+        let store = try container.store(holding: id)
         guard let snapshot = try store.cachedSnapshots(for: [id], editingState: editingState)[id] else { return nil }
         return materialize(snapshot, as: type)
     }

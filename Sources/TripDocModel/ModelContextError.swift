@@ -30,6 +30,9 @@ public enum ModelContextError: Error, Hashable, Sendable, CustomStringConvertibl
     case unencodableValue(PersistentIdentifier, property: String, reason: String)
     /// A `#Unique` or `#Index` key path that names no persisted property.
     case keyPathNotPersisted(model: String, keyPath: String)
+    /// A relationship declared with `let` (`let address: Address`, an `@Model` type), which
+    /// the context cannot set.
+    case relationshipDeclaredLet(model: String, property: String)
 
     public var description: String {
         switch self {
@@ -68,6 +71,9 @@ public enum ModelContextError: Error, Hashable, Sendable, CustomStringConvertibl
             "cannot save \(id).\(property): encoding its value failed: \(reason); nothing was saved"
         case .keyPathNotPersisted(let model, let keyPath):
             "\(model): the #Unique or #Index key path \(keyPath) names no persisted property; name stored properties only"
+        case .relationshipDeclaredLet(let model, let property):
+            "\(model).\(property) is a relationship declared with let: the context sets a relationship (a fetched "
+                + "model's destinations, an inverse, a deleted destination), which a let cannot take; declare it var"
         }
     }
 }

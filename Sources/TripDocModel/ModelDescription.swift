@@ -160,6 +160,12 @@ final class ModelDescription: @unchecked Sendable {
                 problems.append(error)
                 continue
             }
+            // A relationship must take the destinations the context gives it (an inverse set, a
+            // destination deleted, a fetched model's destinations): a `let` cannot.
+            if case .relationship = kind, StoredLetProperties.isLet(metadata.keypath) {
+                problems.append(.relationshipDeclaredLet(model: entityName, property: metadata.name))
+                continue
+            }
             properties.append(
                 Property(
                     name: metadata.name, keyPath: metadata.keypath, index: properties.count, kind: kind,

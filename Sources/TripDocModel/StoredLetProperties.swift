@@ -31,7 +31,7 @@ struct StoredLetProperties: @unchecked Sendable {
 
     /// Whether a persisted property's key path leads to a `let`: `@Model` gives every persisted
     /// `var` a setter, so only a `let`'s key path is not writable.
-    private static func isLet(_ keyPath: AnyKeyPath) -> Bool {
+    static func isLet(_ keyPath: AnyKeyPath) -> Bool {
         !(keyPath is any WritableThroughReference)
     }
 

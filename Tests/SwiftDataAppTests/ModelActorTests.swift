@@ -1,3 +1,4 @@
+import Foundation
 import SwiftData
 import Testing
 
@@ -126,5 +127,42 @@ import Testing
         requireSendable(ModelContainer.self)
         requireSendable(PersistentIdentifier.self)
         requireSendable(DefaultSerialModelExecutor.self)
+    }
+
+    @Test(arguments: AppStores.kinds)
+    @MainActor
+    func anActorOnTheMainContextRunsItsCodeOneAtATimeWithTheMainActors(kind: String) async throws {
+        let container = try stores.container(kind)
+        let journal = MainContextJournal(modelContainer: container)
+        // The main actor ticks as often as it gets a turn; the actor's code sleeps for a while
+        // and counts the ticks it saw meanwhile: none, when the two never run at once (an actor
+        // on a context of its own sees the main actor tick).
+        let ticker = Task { @MainActor in
+            while !Task.isCancelled {
+                MainActorTicks.count += 1
+                await Task.yield()
+            }
+        }
+        await Task.yield()
+        let ticksWhileTheActorRan = await journal.mainActorTicks(whileSleeping: 0.05)
+        ticker.cancel()
+        #expect(ticksWhileTheActorRan == 0)
+    }
+
+    @Test(arguments: AppStores.kinds)
+    @MainActor
+    func anActorOnTheMainContextSavesEachEditOnceBesideTheMainContextsAutosave(kind: String) async throws {
+        let container = try stores.container(kind)
+        let journal = MainContextJournal(modelContainer: container)
+        #expect(container.mainContext.autosaveEnabled)
+        // Each insert schedules the main context's autosave on the main actor; the actor's own
+        // saves must not run at the same time as it (which saved models twice, or deleted a
+        // model already deleted).
+        let titles = (0..<100).map { "Journey \($0)" }
+        try await journal.addAndRemoveEveryOther(titles)
+        #expect(try container.mainContext.fetchCount(FetchDescriptor<Journey>()) == 50)
+        let reopened = ModelContext(kind == "memory" ? container : try stores.container(kind))
+        #expect(try reopened.fetch(FetchDescriptor<Journey>()).map(\.title).sorted()
+            == titles.enumerated().filter { !$0.offset.isMultiple(of: 2) }.map(\.element).sorted())
     }
 }

@@ -279,7 +279,9 @@ import TripDocCore
         #expect(refused.kind.name == kind)
         #expect(refused.property == property)
         do {
-            _ = try SchemaMigration(from: Self.v1, to: target)
+            // Tokyo has no note and no days: the changes that need a value in every model are
+            // refused for it, the others whatever the models.
+            _ = try migrate(try document(), to: target)
             Issue.record("the migration was not refused")
         } catch let error as SchemaMigrationError {
             guard case .notLightweight(_, _, let changes) = error else { Issue.record("\(error)"); return }
@@ -287,6 +289,42 @@ import TripDocCore
             #expect(error.description.contains(refused.place))
             #expect(error.description.contains("custom stage"))
         }
+    }
+
+    /// A required attribute added without a default, or an optional one made required without
+    /// one: refused for a model without the value, made when no model lacks it.
+    static let needingAValue: [(String, @Sendable (inout Schema.Entity, inout Schema.Entity) -> Void, String)] = [
+        ("required attribute without default", { trip, _ in trip.attributes.append(.init("days", .int)) }, "days"),
+        ("optional made required without default", { trip, _ in trip.attributes[2].isOptional = false }, "note"),
+    ]
+
+    @Test(arguments: needingAValue.indices)
+    func makesAChangeNeedingAValueWhenTheEntityHasNoModels(index: Int) throws {
+        let (_, change, property) = Self.needingAValue[index]
+        var before = try document()
+        let trips = before.snapshots.filter { $0.persistentIdentifier.entityName == "Trip" }
+        try before.applySaveChanges(DataStoreSaveChangesRequest(deleted: trips))
+        let after = try migrate(before, to: schema(Schema.Version(2, 0, 0), change))
+        #expect(after.snapshots.filter { $0.persistentIdentifier.entityName == "Trip" }.isEmpty)
+        let trip = try #require(after.schema.entity(named: "Trip"))
+        #expect(trip.attributes.first { $0.name == property }?.isOptional == false)
+        #expect(after.snapshots.count(where: { $0.persistentIdentifier.entityName == "Item" }) == 0, "cascaded with the trips")
+    }
+
+    @Test func makesAnOptionalAttributeRequiredWithoutDefaultWhenEveryModelHasAValue() throws {
+        var before = try document()
+        var tokyo = try snapshot(before, "Trip", "1")
+        tokyo["note"] = .string("Spring")
+        try before.applySaveChanges(DataStoreSaveChangesRequest(updated: [tokyo]))
+        let after = try migrate(before, to: schema { trip, _ in trip.attributes[2].isOptional = false })
+        #expect(try snapshot(after, "Trip", "1")["note"] == .string("Spring"))
+    }
+
+    @Test func refusesAChangeNeedingAValueNamingIt() throws {
+        #expect(throws: SchemaMigrationError.notLightweight(
+            from: Schema.Version(1, 0, 0), to: Schema.Version(2, 0, 0),
+            changes: [SchemaChange(entity: "Trip", property: "days", kind: .requiredAttributeAddedWithoutDefault)])
+        ) { try migrate(try document(), to: schema { trip, _ in trip.attributes.append(.init("days", .int)) }) }
     }
 
     @Test func refusesAnEntityRenamedWithoutOriginalName() throws {

@@ -22,7 +22,16 @@ import TripDocTestSupport
         ),
         (Schema([Schema.Entity(name: "A", attributes: [.init("$id", .string)])]), "reserved"),
         (Schema([Schema.Entity(name: "A", attributes: [.init("x", .string), .init("x", .int)])]), "declared twice"),
-        (Schema([Schema.Entity(name: "A", uniquenessConstraints: [["missing"]])]), "not an attribute"),
+        (Schema([Schema.Entity(name: "A", uniquenessConstraints: [["missing"]])]), "neither an attribute nor a to-one relationship"),
+        (
+            Schema([
+                Schema.Entity(
+                    name: "A", attributes: [.init("slot", .int)], relationships: [.init("bs", destination: "B", isToMany: true)],
+                    uniquenessConstraints: [["bs", "slot"]]),
+                Schema.Entity(name: "B"),
+            ]),
+            "'bs', a to-many relationship"
+        ),
         (Schema([Schema.Entity(name: "A", attributes: [.init("x", .int8, defaultValue: .int(300))])]), "default value"),
         (
             Schema([Schema.Entity(name: "A", attributes: [.init("x", .string, options: [.init(rawValue: "fast")])])]),
@@ -40,6 +49,16 @@ import TripDocTestSupport
         } throws: { error in
             "\(error)".contains(reason)
         }
+    }
+
+    @Test func aUniquenessConstraintMayNameAToOneRelationship() throws {
+        let schema = Schema([
+            Schema.Entity(
+                name: "Outlet", attributes: [.init("slot", .int)], relationships: [.init("device", destination: "Device")],
+                uniquenessConstraints: [["device", "slot"]]),
+            Schema.Entity(name: "Device"),
+        ])
+        try schema.validate()
     }
 
     @Test func codableRoundTrip() throws {

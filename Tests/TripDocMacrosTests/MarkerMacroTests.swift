@@ -25,11 +25,13 @@ final class MarkerMacroTests: XCTestCase {
             macros: tripDocMacros)
     }
 
-    func testAttributeOnComputedPropertyIsAnError() {
+    func testAttributeOnComputedPropertyIsAWarningThatItHasNoEffect() {
+        // SwiftData compiles it (`@Attribute(.ephemeral) var printObject: String { … }` in
+        // public apps); a computed property is never saved.
         assertMacroExpansion(
             """
             final class Trip {
-                @Attribute(.unique) var code: String { "" }
+                @Attribute(.ephemeral) var code: String { "" }
             }
             """,
             expandedSource: """
@@ -40,7 +42,28 @@ final class MarkerMacroTests: XCTestCase {
             diagnostics: [
                 DiagnosticSpec(
                     message:
-                        "@Attribute can't be applied to computed property 'code': only stored properties are saved; make it a stored 'var' or remove @Attribute",
+                        "@Attribute on computed property 'code' has no effect: only stored properties are saved; make it a stored 'var' to save it, or remove @Attribute",
+                    line: 2, column: 5, severity: .warning)
+            ],
+            macros: tripDocMacros)
+    }
+
+    func testRelationshipOnComputedPropertyIsAnError() {
+        assertMacroExpansion(
+            """
+            final class Trip {
+                @Relationship var stops: [Stop] { [] }
+            }
+            """,
+            expandedSource: """
+                final class Trip {
+                    var stops: [Stop] { [] }
+                }
+                """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message:
+                        "@Relationship can't be applied to computed property 'stops': only stored properties are saved; make it a stored 'var' or remove @Relationship",
                     line: 2, column: 5)
             ],
             macros: tripDocMacros)

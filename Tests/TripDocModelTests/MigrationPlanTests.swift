@@ -128,6 +128,61 @@ enum DidMigratePlan: SchemaMigrationPlan {
     }
 }
 
+/// V3 with a required attribute that has no default value: a lightweight migration cannot give
+/// existing trips a value for it.
+enum TripsSchemaV4: VersionedSchema {
+    static let versionIdentifier = Schema.Version(4, 0, 0)
+    static var models: [any PersistentModel.Type] { [Trip.self] }
+
+    @Model final class Trip {
+        var name: String
+        var destination: String
+        var startDate: Date
+        var endDate: Date
+        var days: Int
+
+        init(name: String, destination: String, startDate: Date, endDate: Date, days: Int) {
+            self.name = name
+            self.destination = destination
+            self.startDate = startDate
+            self.endDate = endDate
+            self.days = days
+        }
+    }
+}
+
+/// A plan that moves the trips across a change a lightweight migration cannot make, as apps
+/// do: `willMigrate` keeps their values and deletes them, `didMigrate` inserts the new trips.
+enum ReinsertingMigrationPlan: SchemaMigrationPlan {
+    struct KeptTrip: Sendable {
+        var name: String, destination: String, startDate: Date, endDate: Date
+    }
+    nonisolated(unsafe) static var kept: [KeptTrip] = []
+
+    static var schemas: [any VersionedSchema.Type] { [TripsSchemaV3.self, TripsSchemaV4.self] }
+    static var stages: [MigrationStage] {
+        [
+            .custom(
+                fromVersion: TripsSchemaV3.self, toVersion: TripsSchemaV4.self,
+                willMigrate: { context in
+                    let trips = try context.fetch(FetchDescriptor<TripsSchemaV3.Trip>())
+                    kept = trips.map { KeptTrip(name: $0.name, destination: $0.destination, startDate: $0.startDate, endDate: $0.endDate) }
+                    trips.forEach { context.delete($0) }
+                    try context.save()
+                },
+                didMigrate: { context in
+                    for trip in kept {
+                        let days = Int(trip.endDate.timeIntervalSince(trip.startDate) / 86_400)
+                        context.insert(TripsSchemaV4.Trip(
+                            name: trip.name, destination: trip.destination, startDate: trip.startDate, endDate: trip.endDate, days: days))
+                    }
+                    try context.save()
+                    kept = []
+                })
+        ]
+    }
+}
+
 /// Versioned schemas and migration plans, as the talk's SampleTrips migrates, in each store
 /// format and in memory.
 @Suite struct MigrationPlanTests {
@@ -202,6 +257,17 @@ enum DidMigratePlan: SchemaMigrationPlan {
         #expect(try context.fetchCount(FetchDescriptor<TripsSchemaV3.Trip>()) == 2)
     }
 
+    @Test func aContainerNamesTheMigrationPlanItWasMadeWith() throws {
+        let planned = try ModelContainer(
+            for: TripsSchemaV3.Trip.self, migrationPlan: TripsMigrationPlan.self,
+            configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+        let plan = try #require(planned.migrationPlan)
+        #expect(ObjectIdentifier(plan) == ObjectIdentifier(TripsMigrationPlan.self))
+        let unplanned = try ModelContainer(
+            for: Schema(versionedSchema: TripsSchemaV3.self), configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+        #expect(unplanned.migrationPlan == nil)
+    }
+
     @Test func theTalksThreeVersionsMigrateInMemory() throws {
         try writeVersion1("json")
         let document = try readDocument("json")
@@ -269,6 +335,39 @@ enum DidMigratePlan: SchemaMigrationPlan {
         } catch let error as SchemaMigrationError {
             #expect(error.description.contains("Trip/3 duplicates Trip/1"))
         }
+    }
+
+    @Test(.serialized, arguments: formats)
+    func aRequiredAttributeWithoutDefaultIsAddedToTripsDeletedInWillMigrateAndInsertedInDidMigrate(format: String) throws {
+        let container = try ModelContainer(
+            for: Schema(versionedSchema: TripsSchemaV3.self), configurations: ModelConfiguration(url: url(format)))
+        let context = ModelContext(container)
+        context.insert(TripsSchemaV3.Trip(name: "Tokyo", destination: "Japan", startDate: Self.date(0), endDate: Self.date(5)))
+        try context.save()
+
+        let migrated = try ModelContainer(
+            for: TripsSchemaV4.Trip.self, migrationPlan: ReinsertingMigrationPlan.self,
+            configurations: ModelConfiguration(url: url(format)))
+        let trips = try ModelContext(migrated).fetch(FetchDescriptor<TripsSchemaV4.Trip>())
+        #expect(trips.map(\.name) == ["Tokyo"])
+        #expect(trips.map(\.days) == [5])
+    }
+
+    @Test func aRequiredAttributeWithoutDefaultIsRefusedForTripsThatStay() throws {
+        let container = try ModelContainer(
+            for: Schema(versionedSchema: TripsSchemaV3.self), configurations: ModelConfiguration(url: url("json")))
+        let context = ModelContext(container)
+        context.insert(TripsSchemaV3.Trip(name: "Tokyo", destination: "Japan", startDate: Self.date(0), endDate: Self.date(5)))
+        try context.save()
+        let before = try Data(contentsOf: url("json"))
+
+        #expect {
+            _ = try ModelContainer(
+                for: Schema(versionedSchema: TripsSchemaV4.self), configurations: ModelConfiguration(url: url("json")))
+        } throws: { error in
+            "\(error)".contains("Trip.days: attribute added, neither optional nor with a default value")
+        }
+        #expect(try Data(contentsOf: url("json")) == before)
     }
 
     @Test func didMigrateGetsAContextOnTheNewModels() throws {

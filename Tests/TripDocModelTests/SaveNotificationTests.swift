@@ -83,6 +83,41 @@ import TripDoc
         #expect(posted.last?.deleted == [limaIdentifier])
     }
 
+    @Test func savesAreAwaitedAsAnAsynchronousSequenceOfTheContextsNotifications() async throws {
+        let context = try context()
+        let other = try self.context()
+        // The sequence observes from when it is made: saves posted before it is read are kept.
+        let saves = NotificationCenter.default.notifications(named: ModelContext.didSave, object: context)
+        let kyoto = Trip(name: "Kyoto", destination: "Japan")
+        context.insert(kyoto)
+        try context.save()
+        other.insert(Trip(name: "Lima", destination: "Peru"))
+        try other.save()
+        kyoto.destination = "Kansai"
+        try context.save()
+
+        var received: [[PersistentIdentifier]] = []
+        for await note in saves {
+            #expect(note.object as? ModelContext === context, "another context's saves are left out")
+            let info = note.userInfo
+            received.append(
+                (info?[ModelContext.NotificationKey.insertedIdentifiers.rawValue] as? [PersistentIdentifier] ?? [])
+                    + (info?[ModelContext.NotificationKey.updatedIdentifiers.rawValue] as? [PersistentIdentifier] ?? []))
+            if received.count == 2 { break }
+        }
+        #expect(received == [[kyoto.persistentModelID], [kyoto.persistentModelID]])
+    }
+
+    @Test func aSequenceOfNotificationsEndsWhenItsTaskIsCancelled() async throws {
+        let waiting = Task {
+            var count = 0
+            for await _ in NotificationCenter.default.notifications(named: Notification.Name("NeverPosted")) { count += 1 }
+            return count
+        }
+        waiting.cancel()
+        #expect(await waiting.value == 0)
+    }
+
     @Test func nothingIsPostedWhenThereIsNothingToSave() throws {
         let context = try context()
         let posted = Posted(observing: context)

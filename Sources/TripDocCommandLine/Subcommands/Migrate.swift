@@ -16,11 +16,12 @@ extension TripDocCommand {
                 value (or nil when optional); removed ones go. The store identifier and the history \
                 stay, so history tokens remain valid. Prints what changed.
 
-                Only lightweight migrations: a change that needs a custom stage (a type change, a \
-                required attribute without a default, an entity renamed without originalName) is \
-                refused naming the entity, the property and the change; a uniqueness constraint \
-                that existing models break is refused naming the duplicates. tripdoc schema diff \
-                IN NEW shows the changes first.
+                Only lightweight migrations: a change that needs a custom stage (a type change, an \
+                entity renamed without originalName) is refused naming the entity, the property and \
+                the change; so is a required attribute without a default (added, or made required) \
+                when a model of the entity has no value for it, and a uniqueness constraint that \
+                existing models break, naming the duplicates. tripdoc schema diff IN NEW shows the \
+                changes first.
 
                 IN is never changed; OUT is written atomically, so a failure leaves no partial file. \
                 IN is read in one pass and OUT written as it goes, as tripdoc convert does. \

@@ -69,7 +69,8 @@ extension TripDocCommand {
                     rules, indexes, external storage and uniqueness constraints are lightweight (a \
                     constraint that existing models break is refused by migrate); a type change, a \
                     new required attribute without a default, or an entity renamed without \
-                    originalName needs a custom stage.
+                    originalName needs a custom stage (migrate makes a required attribute without a \
+                    default only where no model lacks its value).
 
                     --json prints an object with from, to, fromVersion, toVersion, lightweight, and \
                     changes (objects with entity, property (if any), change, description, lightweight).

@@ -65,6 +65,7 @@ public struct DocumentMigratingSink<Next: DocumentDecodingSink>: DocumentDecodin
             }
             values[property.name] = value
         }
+        try refuseMissingValue(current.changeMissingAValue { values[$1] })
         let migrated = DefaultSnapshot(persistentIdentifier: current.migrated(snapshot.persistentIdentifier), values: values)
         try uniqueness?.add(migrated.persistentIdentifier) { migrated[$0] ?? .null }
         try next.add(migrated)
@@ -81,7 +82,7 @@ public struct DocumentMigratingSink<Next: DocumentDecodingSink>: DocumentDecodin
                 }
             self.steps = (record.plan, steps, keepsRecords)
         }
-        if steps!.keepsRecords, uniqueness == nil {
+        if steps!.keepsRecords, uniqueness == nil, current.valuesNeeded.isEmpty {
             // An entity whose properties are all kept as they were: its records go on as read.
             return try next.add(record: record)
         }
@@ -98,11 +99,20 @@ public struct DocumentMigratingSink<Next: DocumentDecodingSink>: DocumentDecodin
             }
             return renames ? value.remappingReferences(migration.migratedReference) : value
         }
+        try refuseMissingValue(current.changeMissingAValue { index, _ in values[index] })
         let migrated = SnapshotRecord(
             plan: current.plan, store: record.store, primaryKey: record.primaryKey, values: values,
             valuesFitPlan: record.valuesFitPlan)
         try uniqueness?.add(migrated.persistentIdentifier) { migrated[$0] ?? .null }
         try next.add(record: migrated)
+    }
+
+    /// Refuses a model without a value for a property made (or added) required without a
+    /// default: `change` names it.
+    private func refuseMissingValue(_ change: SchemaChange?) throws {
+        guard let change, let migration else { return }
+        throw SchemaMigrationError.notLightweight(
+            from: migration.source.version, to: migration.destination.version, changes: [change])
     }
 
     public mutating func endEntity(_ entity: Schema.Entity, count: Int) throws {

@@ -27,11 +27,18 @@ final class EntityMigration: Sendable {
     let uniqueness: [[String]]
     /// The relationships of the new entity, by name.
     let relationshipNames: Set<String>
+    /// The properties every migrated model must have a value for (made or added required
+    /// without a default), each with its place in ``plan`` and the change that needs it.
+    let valuesNeeded: [(index: Int, name: String, change: SchemaChange)]
 
-    init(old: Schema.Entity, new: Schema.Entity, sources: [String: String], uniqueness: [[String]]) {
+    init(
+        old: Schema.Entity, new: Schema.Entity, sources: [String: String], uniqueness: [[String]],
+        valuesNeeded: [SchemaChange] = []
+    ) {
         oldName = old.name
         entity = new
-        plan = EntityCodingPlan(new)
+        let plan = EntityCodingPlan(new)
+        self.plan = plan
         self.sources = sources
         newNames = Dictionary(sources.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
         var fills: [String: SnapshotValue] = [:]
@@ -46,6 +53,17 @@ final class EntityMigration: Sendable {
         self.fills = fills
         self.uniqueness = uniqueness
         relationshipNames = Set(new.relationships.map(\.name))
+        self.valuesNeeded = valuesNeeded.compactMap { change in
+            guard let name = change.property, let index = plan.propertiesInKeyOrder.firstIndex(where: { $0.name == name })
+            else { return nil }
+            return (index, name, change)
+        }
+    }
+
+    /// The first change whose property has no value among `value(index, name)`, the values of a
+    /// migrated model.
+    func changeMissingAValue(_ value: (Int, String) -> SnapshotValue?) -> SchemaChange? {
+        valuesNeeded.first { needed in (value(needed.index, needed.name) ?? .null) == .null }?.change
     }
 
     /// `identifier` under the new entity name.

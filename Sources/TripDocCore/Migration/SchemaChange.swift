@@ -136,6 +136,20 @@ public struct SchemaChange: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether the change can be made only to models that hold a value for the property: a
+    /// required attribute added without a default value, or an optional one made required
+    /// without a default. Such a change is not lightweight in general (``isLightweight``), but a
+    /// ``SchemaMigration`` makes it when no model of the entity lacks the value: when the entity
+    /// has no models (a custom stage's `willMigrate` deleted them, to insert them again in
+    /// `didMigrate`), or every model has the optional value. SwiftData's migration, which checks
+    /// the models it migrates, refuses it only then too.
+    public var needsAValueInEveryModel: Bool {
+        switch kind {
+        case .requiredAttributeAddedWithoutDefault, .madeRequiredWithoutDefault: true
+        default: false
+        }
+    }
+
     /// Whether the change needs the existing models checked for duplicates.
     public var addsUniqueness: Bool {
         switch kind {

@@ -34,7 +34,9 @@ public struct SchemaMigration: Sendable {
     ///
     /// - Throws: ``SchemaMigrationError/invalidDestination(_:)`` when `destination` is not
     ///   consistent; ``SchemaMigrationError/notLightweight(from:to:changes:)`` naming every
-    ///   change a lightweight migration cannot make.
+    ///   change a lightweight migration cannot make. A change that needs a value in every model
+    ///   (``SchemaChange/needsAValueInEveryModel``) is refused by ``migrate(_:)`` instead, and
+    ///   only when a model of the document lacks the value.
     public init(from source: Schema, to destination: Schema) throws {
         do {
             try destination.validate()
@@ -42,7 +44,8 @@ public struct SchemaMigration: Sendable {
             throw SchemaMigrationError.invalidDestination(error)
         }
         let difference = SchemaDifference(from: source, to: destination)
-        guard difference.isLightweight else {
+        // A change that needs a value in every model is checked model by model as they migrate.
+        guard difference.changes.allSatisfy({ $0.isLightweight || $0.needsAValueInEveryModel }) else {
             throw SchemaMigrationError.notLightweight(
                 from: source.version, to: destination.version, changes: difference.changesNeedingCustomStage)
         }
@@ -59,8 +62,10 @@ public struct SchemaMigration: Sendable {
                 default: return nil
                 }
             }
+            let valuesNeeded = difference.changes.filter { $0.entity == entity.name && $0.needsAValueInEveryModel }
             entities[oldName] = EntityMigration(
-                old: old, new: entity, sources: difference.propertySources[entity.name] ?? [:], uniqueness: uniqueness)
+                old: old, new: entity, sources: difference.propertySources[entity.name] ?? [:], uniqueness: uniqueness,
+                valuesNeeded: valuesNeeded)
         }
         self.entities = entities
         renamesEntities = difference.entitySources.contains { $0.key != $0.value }
@@ -70,7 +75,9 @@ public struct SchemaMigration: Sendable {
     ///
     /// - Throws: ``SchemaMigrationError/documentSchemaMismatch(expected:found:)`` when the
     ///   document's schema is not ``source``; ``SchemaMigrationError/duplicateValues(entity:properties:duplicates:count:)``
-    ///   when a uniqueness constraint being added is broken by existing models.
+    ///   when a uniqueness constraint being added is broken by existing models;
+    ///   ``SchemaMigrationError/notLightweight(from:to:changes:)`` naming the change when a model
+    ///   has no value for a property made required (or added required) without a default.
     public func migrate(_ document: Document) throws -> Document {
         var sink = DocumentMigratingSink(migration: self, next: DocumentCollector())
         try sink.begin(header: document.header, schema: document.schema, history: document.history)

@@ -89,8 +89,20 @@ extension Schema {
                 for name in constraint where !NameNormalization.isNFC(name) {
                     problems.append("\(entity.name): uniqueness constraint: " + NameNormalization.problem(with: name))
                 }
+                // An attribute or a to-one relationship (whose destination is part of the
+                // values compared), as in SwiftData; a to-many relationship is not.
                 for name in constraint where entity.attribute(named: name) == nil {
-                    problems.append("\(entity.name): uniqueness constraint names '\(name)', which is not an attribute")
+                    if let relationship = entity.relationship(named: name) {
+                        if relationship.isToMany {
+                            problems.append(
+                                "\(entity.name): uniqueness constraint names '\(name)', a to-many relationship; "
+                                    + "a constraint takes attributes and to-one relationships")
+                        }
+                    } else {
+                        problems.append(
+                            "\(entity.name): uniqueness constraint names '\(name)', which is neither an attribute nor a "
+                                + "to-one relationship")
+                    }
                 }
             }
             for index in entity.indices {

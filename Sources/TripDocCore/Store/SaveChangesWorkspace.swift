@@ -141,7 +141,7 @@ struct SaveChangesWorkspace {
             let previous = isMinted ? nil : current(identifier)
             mayDangle.append(previous != nil || !refersToInsertsOnly)
             if let previous { copy = Self.upsert(copy, onto: previous, entity: entity) }
-            let rewritten = try normalized(copy, entity: entity, reportedAs: original)
+            let rewritten = try normalized(copy, entity: entity, reportedAs: original, listsMayRepeat: !upserted.isEmpty)
             saved.append((identifier, previous))
             if let previous {
                 try checkUniqueness(of: rewritten, replacing: previous, entity: entity)
@@ -162,7 +162,7 @@ struct SaveChangesWorkspace {
             }
             let rewritten = try normalized(
                 snapshot.copy(persistentIdentifier: identifier, remappedIdentifiers: remapped), entity: entity,
-                reportedAs: identifier)
+                reportedAs: identifier, listsMayRepeat: !upserted.isEmpty)
             try checkUniqueness(of: rewritten, replacing: previous, entity: entity)
             saved.append((identifier, previous))
             set(identifier, rewritten)
@@ -401,9 +401,11 @@ struct SaveChangesWorkspace {
 
     /// The snapshot with every property present (`nil` as ``SnapshotValue/null``, defaults
     /// filled in), checked against the schema. Errors name the model as `reportedAs` (the
-    /// identifier the caller knows it by).
+    /// identifier the caller knows it by). `listsMayRepeat` says that the save merged an insert
+    /// into a saved model, so that a to-many list may name that model twice: it is kept once.
     func normalized(
-        _ snapshot: DefaultSnapshot, entity: Schema.Entity, reportedAs identifier: PersistentIdentifier
+        _ snapshot: DefaultSnapshot, entity: Schema.Entity, reportedAs identifier: PersistentIdentifier,
+        listsMayRepeat: Bool = false
     ) throws -> DefaultSnapshot {
         // The values to fill in are gathered and set after the checks, and only when there are
         // some: a snapshot holding every property, as a context's do, is returned as it came,
@@ -434,6 +436,13 @@ struct SaveChangesWorkspace {
             let stored = snapshot[relationship.name]
             let value = stored ?? (relationship.isToMany ? .references([]) : .null)
             switch (relationship.isToMany, value) {
+            case (true, .references(let targets)) where listsMayRepeat && stored != nil && targets.count > 1:
+                // An insert merged into a saved model (an upsert) is named by that model's
+                // identifier: a list holding both names it twice, and a to-many relationship
+                // holds a model once.
+                var seen = Set<PersistentIdentifier>()
+                let once = targets.filter { seen.insert($0).inserted }
+                if once.count != targets.count { filledIn.append((relationship.name, .references(once))) }
             case (false, .null), (false, .reference), (true, .references):
                 if stored == nil { filledIn.append((relationship.name, value)) }
             default:

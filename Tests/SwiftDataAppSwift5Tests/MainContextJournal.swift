@@ -1,0 +1,1 @@
+../SwiftDataAppTests/MainContextJournal.swift
