@@ -38,6 +38,9 @@ import TripDocTestSupport
             } else {
                 #expect(table.updateValue(step, forKey: identifier) == expected.updateValue(step, forKey: identifier))
             }
+            if step % 997 == 0 {
+                table.prepareRuns(for: (0..<50).map { _ in Self.identifier(&random) })
+            }
             let probe = Self.identifier(&random)
             #expect(table[probe] == expected[probe])
         }
@@ -47,6 +50,34 @@ import TripDocTestSupport
             #expect(listed.updateValue(value, forKey: identifier) == nil, "each identifier is listed once")
         }
         #expect(listed == expected)
+    }
+
+    @Test func numberedKeysSetInAnyOrderAfterPreparingGoToRuns() {
+        var random = SplitMix(seed: 7)
+        let trips = (1...5_000).map { PersistentIdentifier(storeIdentifier: "S", entityName: "Trip", primaryKey: String($0)) }
+        let items = (20_001...30_000).map { PersistentIdentifier(storeIdentifier: "S", entityName: "Item", primaryKey: String($0)) }
+        var table = IdentifierTable<Int>()
+        let all = (trips + items).shuffled(using: &random)
+        table.prepareRuns(for: all)
+        for (value, identifier) in all.enumerated() { table.updateValue(value, forKey: identifier) }
+        #expect(table.countOutsideRuns == 0)
+        #expect(table.count == all.count)
+        // Widened below and above a run already holding keys.
+        let more = (Array(19_001...20_000) + Array(30_001...31_000)).map {
+            PersistentIdentifier(storeIdentifier: "S", entityName: "Item", primaryKey: String($0))
+        }.shuffled(using: &random)
+        table.prepareRuns(for: more)
+        for identifier in more { table.updateValue(-1, forKey: identifier) }
+        #expect(table.countOutsideRuns == 0)
+        for (value, identifier) in all.enumerated() { #expect(table[identifier] == value) }
+        for identifier in more { #expect(table[identifier] == -1) }
+        // Keys too far apart to keep a run half full are kept, just not in a run.
+        let sparse = [PersistentIdentifier(storeIdentifier: "S", entityName: "Stay", primaryKey: "1"),
+                      PersistentIdentifier(storeIdentifier: "S", entityName: "Stay", primaryKey: "1000000")]
+        table.prepareRuns(for: sparse)
+        for identifier in sparse { table.updateValue(9, forKey: identifier) }
+        #expect(table.countOutsideRuns == 1)
+        for identifier in sparse { #expect(table[identifier] == 9) }
     }
 
     @Test func keepsRunsOfManyEntitiesApart() {

@@ -16,7 +16,7 @@ import TripDocTestSupport
 
     func url(_ kind: String) -> URL { scratch.file("app.\(kind)") }
 
-    static let appModels: [any PersistentModel.Type] = [Trip.self, BucketListItem.self, LivingAccommodation.self, Entry.self, Journey.self]
+    nonisolated(unsafe) static let appModels: [any PersistentModel.Type] = [Trip.self, BucketListItem.self, LivingAccommodation.self, Entry.self, Journey.self]
     static let otherEntities: Set = ["Trip", "BucketListItem", "LivingAccommodation"]
 
     /// The app's container fills the document: five entities, a history with a deletion.

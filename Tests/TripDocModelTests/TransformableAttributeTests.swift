@@ -16,7 +16,7 @@ final class Colour: Equatable, @unchecked Sendable {
 }
 
 /// Three bytes.
-final class ColourTransformer: ValueTransformer {
+final class ColourTransformer: ValueTransformer, @unchecked Sendable {
     override class func transformedValueClass() -> AnyClass { NSData.self }
     override class func allowsReverseTransformation() -> Bool { true }
     override func transformedValue(_ value: Any?) -> Any? {
@@ -30,7 +30,7 @@ final class ColourTransformer: ValueTransformer {
 }
 
 /// The same colour as the UTF-8 of `#rrggbb`, registered by name.
-final class HexColourTransformer: ValueTransformer {
+final class HexColourTransformer: ValueTransformer, @unchecked Sendable {
     static let name = NSValueTransformerName("HexColourTransformer")
     override func transformedValue(_ value: Any?) -> Any? {
         guard let c = value as? Colour else { return nil }

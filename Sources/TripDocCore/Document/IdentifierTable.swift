@@ -46,6 +46,9 @@ struct IdentifierTable<Value> {
 
     var isEmpty: Bool { count == 0 }
 
+    /// How many identifiers are kept in the dictionary rather than in runs.
+    var countOutsideRuns: Int { others.count }
+
     /// Where `identifier`'s value goes in a run: the run's position and the key's number, or
     /// `nil` for an identifier no run takes.
     private func runPlace(of identifier: PersistentIdentifier) -> (run: Int?, number: Int64)? {
@@ -133,6 +136,60 @@ struct IdentifierTable<Value> {
         guard !others.isEmpty, let old = others.removeValue(forKey: identifier) else { return nil }
         count -= 1
         return old
+    }
+
+    /// Readies runs for `identifiers`, about to be set in any order (a dictionary's): each
+    /// (entity, store) pair's run is made or widened, at once, to the range of their numbers,
+    /// where the run then stays at least half full. Set one by one, in no order, the first of
+    /// them would fix where a run starts, and those below it would go to the dictionary.
+    mutating func prepareRuns<Identifiers: Sequence<PersistentIdentifier>>(for identifiers: Identifiers) {
+        var ranges: [(entity: InternedName, store: InternedName?, lower: Int64, upper: Int64, count: Int)] = []
+        for identifier in identifiers {
+            guard !identifier.isTemporary, let number = PrimaryKeyOrder.canonicalNumber(identifier.primaryKey) else {
+                continue
+            }
+            if let index = ranges.firstIndex(where: { $0.entity == identifier.entity && $0.store == identifier.store }) {
+                ranges[index].lower = min(ranges[index].lower, number)
+                ranges[index].upper = max(ranges[index].upper, number)
+                ranges[index].count += 1
+            } else if ranges.count < 4 * Self.scannedRuns {
+                ranges.append((identifier.entity, identifier.store, number, number, 1))
+            }
+        }
+        for range in ranges {
+            let template = PersistentIdentifier(store: range.store, entity: range.entity, primaryKey: "0")
+            guard let (found, _) = runPlace(of: template) else { continue }
+            guard let index = found else {
+                let length = range.upper - range.lower + 1
+                guard length <= Int64(2 * range.count + 64) else { continue }
+                runs.append(
+                    Run(
+                        entity: range.entity, store: range.store, first: range.lower,
+                        slots: Array(repeating: nil, count: Int(length)), count: 0))
+                if runs.count > Self.scannedRuns {
+                    runPositions = [:]
+                    for (position, run) in runs.enumerated() {
+                        runPositions[RunKey(entity: run.entity, store: run.store)] = position
+                    }
+                }
+                continue
+            }
+            // (The run's parts are read one by one: a copy of the run would share its slots, and
+            // make widening them copy them.)
+            let first = runs[index].first
+            let lower = min(first, range.lower)
+            let upper = max(first + Int64(runs[index].slots.count) - 1, range.upper)
+            guard upper - lower + 1 <= Int64(2 * (runs[index].count + range.count) + 64) else { continue }
+            if lower < first {
+                var slots = [Value?](repeating: nil, count: Int(first - lower))
+                slots.reserveCapacity(Int(upper - lower + 1))
+                slots.append(contentsOf: runs[index].slots)
+                runs[index] = Run(
+                    entity: range.entity, store: range.store, first: lower, slots: slots, count: runs[index].count)
+            }
+            let missing = Int(upper - lower + 1) - runs[index].slots.count
+            if missing > 0 { runs[index].slots.append(contentsOf: repeatElement(nil, count: missing)) }
+        }
     }
 
     /// Calls `body` with each identifier and its value, in no particular order.

@@ -73,6 +73,7 @@ public struct IndexedDocument: Sendable {
         history = document.history
         self.indexingAttributes = indexingAttributes
         var byIdentifier = IdentifierTable<DefaultSnapshot>()
+        byIdentifier.prepareRuns(for: document.snapshots.lazy.map(\.persistentIdentifier))
         var identifiersByEntity: [String: [PersistentIdentifier]] = [:]
         var hasDuplicates = false
         for snapshot in document.snapshots {
@@ -156,6 +157,7 @@ public struct IndexedDocument: Sendable {
     /// Adds the snapshots of `entity`, their order and indexes; returns their identifiers (an
     /// identifier listed twice once, its last snapshot kept).
     private mutating func add(_ snapshots: [DefaultSnapshot], of entity: Schema.Entity) -> [PersistentIdentifier] {
+        byIdentifier.prepareRuns(for: snapshots.lazy.map(\.persistentIdentifier))
         var identifiers: [PersistentIdentifier] = []
         identifiers.reserveCapacity(snapshots.count)
         for snapshot in snapshots where byIdentifier.updateValue(snapshot, forKey: snapshot.persistentIdentifier) == nil {
@@ -351,6 +353,7 @@ public struct IndexedDocument: Sendable {
             }
         }
         var added: [String: [PersistentIdentifier]] = [:]
+        byIdentifier.prepareRuns(for: changed.keys)
         for (identifier, new) in changed {
             if let new, let constraints = constraintsByEntity[identifier.entityName] {
                 for constraint in constraints {
