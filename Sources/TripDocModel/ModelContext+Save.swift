@@ -44,9 +44,10 @@ extension ModelContext {
             for id in ids { _ = try storeHolding(id) }
         }
         var committedAny = false
-        // What the stores changed: each model's snapshot now (`nil`: gone), or `nil` once a
-        // store that does not report it has saved (then every registered model is refreshed).
-        var changed: [PersistentIdentifier: DefaultSnapshot?]? = [:]
+        // What the stores changed, store by store: each model's snapshot now (`nil`: gone), or
+        // `nil` once a store that does not report it has saved (then every registered model is
+        // refreshed).
+        var changed: [ChangedSnapshots]? = []
         do {
             for store in container.stores {
                 func held(_ ids: [PersistentIdentifier]) -> [any PersistentModel] {
@@ -73,8 +74,7 @@ extension ModelContext {
                 committedAny = true
                 saved.append(inserted: inserted, updated: changedModels, deleted: deleted)
                 if let storeChanged {
-                    // The first store's report is taken as it is, not copied into an empty table.
-                    if changed?.isEmpty == true { changed = storeChanged } else { changed?.merge(storeChanged) { _, new in new } }
+                    changed?.append(storeChanged)
                 } else {
                     changed = nil
                 }
@@ -91,20 +91,26 @@ extension ModelContext {
 
     /// Gives the models a save changed the state their stores now hold (`changed`), or, when a
     /// store did not tell what it changed (`nil`), every registered model.
-    private func refresh(_ changed: [PersistentIdentifier: DefaultSnapshot?]?) throws {
+    private func refresh(_ changed: [ChangedSnapshots]?) throws {
         snapshotCache = [:]
         guard let changed else { return try refreshRegisteredModels() }
-        for (id, snapshot) in changed {
-            // Models still pending (a store that refused) keep their unsaved state.
-            guard let backing = registry[id]?.backing, !backing.isPending else { continue }
-            if let snapshot {
-                // Read when the model is next used: a bulk insert's models mostly are not.
-                backing.loadOnFirstUse(snapshot)
-            } else {
-                registry[id] = nil
-                backing.isDeleted = true
-                backing.detach()
-            }
+        for storeChanged in changed {
+            storeChanged.forEach { id, snapshot in refresh(id, to: snapshot) }
+        }
+    }
+
+    /// Takes a store's report of the model `id` into its registered model, if any: its snapshot
+    /// now, or `nil` when the save deleted it.
+    private func refresh(_ id: PersistentIdentifier, to snapshot: DefaultSnapshot?) {
+        // Models still pending (a store that refused) keep their unsaved state.
+        guard let backing = registry[id]?.backing, !backing.isPending else { return }
+        if let snapshot {
+            // Read when the model is next used: a bulk insert's models mostly are not.
+            backing.loadOnFirstUse(snapshot)
+        } else {
+            registry[id] = nil
+            backing.isDeleted = true
+            backing.detach()
         }
     }
 

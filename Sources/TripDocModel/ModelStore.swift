@@ -36,11 +36,11 @@ final class ModelStore {
     /// Saves; with every model the save changed when the store reports them (tripdoc's own
     /// stores do), `nil` otherwise.
     func save(_ request: consuming DataStoreSaveChangesRequest<DefaultSnapshot>) throws
-        -> (result: DataStoreSaveChangesResult<DefaultSnapshot>, changed: [PersistentIdentifier: DefaultSnapshot?]?)
+        -> (result: DataStoreSaveChangesResult<DefaultSnapshot>, changed: ChangedSnapshots?)
     {
         if let reporting = store as? any ReportsAppliedSaves {
             let applied = try reporting.applySave(consume request)
-            return (applied.result, applied.changedSnapshots)
+            return (applied.result, applied.changes)
         }
         func open<S: DataStore>(_ store: S, _ request: DataStoreSaveChangesRequest<DefaultSnapshot>) throws
             -> DataStoreSaveChangesResult<DefaultSnapshot>

@@ -36,6 +36,9 @@ import TripDocTestSupport
         #expect(deleted.changedSnapshots.count == 2)
         #expect(deleted.changedSnapshots[id("Trip", "1")] == .some(nil))
         #expect(deleted.changedSnapshots[id("Item", "2")] == .some(nil))
+        #expect(deleted.changes[id("Item", "2")] == .some(nil))
+        #expect(deleted.changes[id("Item", "1")] == nil)
+        #expect(deleted.changes.count == 2)
         #expect(document.count(of: "Item") == 1)
         #expect(document.identifiers(of: "Trip") == [id("Trip", "2")])
     }

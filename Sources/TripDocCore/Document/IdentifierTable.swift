@@ -143,19 +143,44 @@ struct IdentifierTable<Value> {
     /// where the run then stays at least half full. Set one by one, in no order, the first of
     /// them would fix where a run starts, and those below it would go to the dictionary.
     mutating func prepareRuns<Identifiers: Sequence<PersistentIdentifier>>(for identifiers: Identifiers) {
-        var ranges: [(entity: InternedName, store: InternedName?, lower: Int64, upper: Int64, count: Int)] = []
-        for identifier in identifiers {
-            guard !identifier.isTemporary, let number = PrimaryKeyOrder.canonicalNumber(identifier.primaryKey) else {
-                continue
-            }
-            if let index = ranges.firstIndex(where: { $0.entity == identifier.entity && $0.store == identifier.store }) {
-                ranges[index].lower = min(ranges[index].lower, number)
-                ranges[index].upper = max(ranges[index].upper, number)
-                ranges[index].count += 1
-            } else if ranges.count < 4 * Self.scannedRuns {
-                ranges.append((identifier.entity, identifier.store, number, number, 1))
-            }
+        var ranges: [KeyRange] = []
+        for identifier in identifiers { Self.widen(&ranges, toHold: identifier) }
+        prepareRuns(for: ranges)
+    }
+
+    /// Readies runs for the identifiers of `other`, about to be set in its order (see
+    /// ``prepareRuns(for:)``).
+    mutating func prepareRuns<Other>(like other: IdentifierTable<Other>) {
+        var ranges = other.runs.map {
+            KeyRange(entity: $0.entity, store: $0.store, lower: $0.first, upper: $0.first + Int64($0.slots.count) - 1, count: $0.count)
         }
+        for identifier in other.others.keys { Self.widen(&ranges, toHold: identifier) }
+        prepareRuns(for: ranges)
+    }
+
+    /// The numbers of some keys of one (entity, store) pair: the lowest, the highest, how many.
+    private struct KeyRange {
+        let entity: InternedName
+        let store: InternedName?
+        var lower: Int64
+        var upper: Int64
+        var count: Int
+    }
+
+    private static func widen(_ ranges: inout [KeyRange], toHold identifier: PersistentIdentifier) {
+        guard !identifier.isTemporary, let number = PrimaryKeyOrder.canonicalNumber(identifier.primaryKey) else {
+            return
+        }
+        if let index = ranges.firstIndex(where: { $0.entity == identifier.entity && $0.store == identifier.store }) {
+            ranges[index].lower = min(ranges[index].lower, number)
+            ranges[index].upper = max(ranges[index].upper, number)
+            ranges[index].count += 1
+        } else if ranges.count < 4 * scannedRuns {
+            ranges.append(KeyRange(entity: identifier.entity, store: identifier.store, lower: number, upper: number, count: 1))
+        }
+    }
+
+    private mutating func prepareRuns(for ranges: [KeyRange]) {
         for range in ranges {
             let template = PersistentIdentifier(store: range.store, entity: range.entity, primaryKey: "0")
             guard let (found, _) = runPlace(of: template) else { continue }

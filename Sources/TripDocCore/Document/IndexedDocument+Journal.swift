@@ -33,13 +33,13 @@ extension IndexedDocument {
                     path: journalPath, line: line,
                     problem: "this save is transaction \(identifier), but the document's next is \(last + 1): the saves between are missing")
             }
-            let changed = try checkedChanges(of: record, journalPath: journalPath, line: line)
+            let changed = ChangedSnapshots(try checkedChanges(of: record, journalPath: journalPath, line: line))
             var newHeader = header
             for (entityName, next) in record.nextPrimaryKeys {
                 newHeader.nextPrimaryKeys[entityName] = max(next, newHeader.nextPrimaryKeys[entityName] ?? 0)
             }
             commit(
-                heldEntities == nil ? changed : changed.filter { holds($0.key.entityName) }, header: newHeader,
+                heldEntities == nil ? changed : changed.filter(entities: holds), header: newHeader,
                 transaction: record.transaction)
         }
         return alreadyHeld
@@ -56,8 +56,8 @@ extension IndexedDocument {
         // The file's position: the transactions after it came from the journal.
         let inFile = history.deletedThrough
         for (index, record) in journal.records.enumerated() where record.transaction.transactionIdentifier > inFile {
-            let changed = try checkedChanges(of: record, journalPath: journalPath, line: index + 2, in: entities)
-            commit(changed.filter { entities.contains($0.key.entityName) }, header: header, transaction: nil)
+            let changed = ChangedSnapshots(try checkedChanges(of: record, journalPath: journalPath, line: index + 2, in: entities))
+            commit(changed.filter(entities: entities.contains), header: header, transaction: nil)
         }
     }
 

@@ -305,7 +305,7 @@ public struct IndexedDocument: Sendable {
     /// Takes a save worked out against this document: snapshots, order, indexes, header and the
     /// history transaction, touching only what the save changed.
     mutating func commit(
-        _ changed: [PersistentIdentifier: DefaultSnapshot?], header newHeader: DocumentHeader,
+        _ changed: ChangedSnapshots, header newHeader: DocumentHeader,
         transaction: HistoryTransactionRecord?
     ) {
         // Keys the old values held leave the indexes before the new values' keys enter them, so
@@ -329,8 +329,8 @@ public struct IndexedDocument: Sendable {
         }
         let indexedByEntity = attributeIndexes.mapValues { Array($0.keys) }
         if !indexedByEntity.isEmpty {
-            for (identifier, new) in changed {
-                guard let names = indexedByEntity[identifier.entityName] else { continue }
+            changed.forEach { identifier, new in
+                guard let names = indexedByEntity[identifier.entityName] else { return }
                 let old = byIdentifier[identifier]
                 for name in names {
                     let before = old.map { $0[name] ?? .null }
@@ -344,17 +344,21 @@ public struct IndexedDocument: Sendable {
                 for name in names { attributeIndexes[entityName]![name]!.foldIfWorthwhile() }
             }
         }
-        for (identifier, _) in changed {
-            guard let old = byIdentifier[identifier], let constraints = constraintsByEntity[identifier.entityName] else { continue }
-            for constraint in constraints {
-                if let key = Self.uniqueKey(of: old, constraint: constraint), uniqueIndexes[identifier.entityName]![constraint]![key] == identifier {
-                    uniqueIndexes[identifier.entityName]![constraint]![key] = nil
+        if !constraintsByEntity.isEmpty {
+            changed.forEach { identifier, _ in
+                guard let old = byIdentifier[identifier], let constraints = constraintsByEntity[identifier.entityName] else { return }
+                for constraint in constraints {
+                    if let key = Self.uniqueKey(of: old, constraint: constraint),
+                        uniqueIndexes[identifier.entityName]![constraint]![key] == identifier
+                    {
+                        uniqueIndexes[identifier.entityName]![constraint]![key] = nil
+                    }
                 }
             }
         }
         var added: [String: [PersistentIdentifier]] = [:]
-        byIdentifier.prepareRuns(for: changed.keys)
-        for (identifier, new) in changed {
+        byIdentifier.prepareRuns(like: changed.table)
+        changed.forEach { identifier, new in
             if let new, let constraints = constraintsByEntity[identifier.entityName] {
                 for constraint in constraints {
                     if let key = Self.uniqueKey(of: new, constraint: constraint) {
@@ -381,7 +385,7 @@ public struct IndexedDocument: Sendable {
         }
         // The snapshots of a changed entity are listed from its order from now on.
         if !heldSnapshots.isEmpty {
-            for (identifier, _) in changed { heldSnapshots[identifier.entityName] = nil }
+            changed.forEach { identifier, _ in heldSnapshots[identifier.entityName] = nil }
         }
         header = newHeader
         if let transaction { history.transactions.append(transaction) }

@@ -7,7 +7,9 @@ public struct AppliedSave: Sendable {
     /// Every model the save changed (inserted, updated, deleted, and those whose relationships
     /// its delete rules and inverses changed), by permanent identifier: its snapshot now, or
     /// `nil` when the save deleted it.
-    public var changedSnapshots: [PersistentIdentifier: DefaultSnapshot?]
+    public var changes: ChangedSnapshots
+    /// ``changes`` as a dictionary (made on each call).
+    public var changedSnapshots: [PersistentIdentifier: DefaultSnapshot?] { changes.dictionary }
     /// The history transaction the save recorded, or `nil` when it changed nothing.
     public var transaction: HistoryTransactionRecord?
 }

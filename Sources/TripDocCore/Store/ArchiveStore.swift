@@ -360,8 +360,8 @@ public final class ArchiveStore {
         // A save that changes a large part of the document (an import) writes it whole: its
         // record would cost more than the document, and be folded in at once.
         let isBulk =
-            isWhole && applied.changedSnapshots.count > Self.largestJournaledBulk
-            && applied.changedSnapshots.count * 4 > document.count
+            isWhole && applied.changes.count > Self.largestJournaledBulk
+            && applied.changes.count * 4 > document.count
         guard savesToJournal, let appendable = appendableJournalLength, !isBulk else {
             try write(document)
             return applied

@@ -52,10 +52,10 @@ extension IndexedDocument {
                 timestamp: timestamp, bundleIdentifier: bundleIdentifier, processIdentifier: processIdentifier,
                 changes: worked.changes)
         }
-        let changed = worked.overlay
+        let changed = ChangedSnapshots(worked.overlay)
         let result = worked.result
         commit(changed, header: worked.header, transaction: transaction)
-        return AppliedSave(result: result, changedSnapshots: changed, transaction: transaction)
+        return AppliedSave(result: result, changes: changed, transaction: transaction)
     }
 
     /// The save worked out against the document as it is. The workspace, which shares the
@@ -63,7 +63,7 @@ extension IndexedDocument {
     /// copy the document.
     private func workedOut(_ request: consuming DataStoreSaveChangesRequest<DefaultSnapshot>, keepingInsertedIdentifiers: Bool) throws
         -> (
-            result: DataStoreSaveChangesResult<DefaultSnapshot>, overlay: [PersistentIdentifier: DefaultSnapshot?],
+            result: DataStoreSaveChangesResult<DefaultSnapshot>, overlay: IdentifierTable<DefaultSnapshot?>,
             header: DocumentHeader, changes: [HistoryChangeRecord]
         )
     {

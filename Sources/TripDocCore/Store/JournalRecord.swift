@@ -18,9 +18,12 @@ public struct JournalRecord: Hashable, Sendable, Codable {
     public init(_ applied: AppliedSave, transaction: HistoryTransactionRecord, header: DocumentHeader) {
         self.transaction = transaction
         nextPrimaryKeys = header.nextPrimaryKeys
-        let changed = applied.changedSnapshots.sorted { $0.key < $1.key }
-        snapshots = changed.compactMap(\.value)
-        deleted = changed.filter { $0.value == nil }.map(\.key)
+        var changed: [(identifier: PersistentIdentifier, snapshot: DefaultSnapshot?)] = []
+        changed.reserveCapacity(applied.changes.count)
+        applied.changes.forEach { changed.append(($0, $1)) }
+        changed.sort { $0.identifier < $1.identifier }
+        snapshots = changed.compactMap(\.snapshot)
+        deleted = changed.filter { $0.snapshot == nil }.map(\.identifier)
     }
 
     private enum CodingKeys: String, CodingKey {

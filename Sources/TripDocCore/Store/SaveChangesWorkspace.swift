@@ -9,7 +9,7 @@ struct SaveChangesWorkspace {
     /// The header as the save leaves it (its key sequences move on).
     var header: DocumentHeader
     /// Each model the save has changed so far: its new snapshot, or `nil` once removed.
-    var overlay: [PersistentIdentifier: DefaultSnapshot?] = [:]
+    var overlay = IdentifierTable<DefaultSnapshot?>()
     var entities: [String: Schema.Entity]
     /// Changes to the base's uniqueness indexes: the model now holding a combination of
     /// values, or `nil` once none does.
@@ -44,8 +44,11 @@ struct SaveChangesWorkspace {
 
     /// The identifiers of `entityName`'s models as the save has left them so far, in no order.
     func currentIdentifiers(of entityName: String) -> [PersistentIdentifier] {
-        base.identifiers(of: entityName).filter { overlay[$0] == nil }
-            + overlay.compactMap { $0.key.entityName == entityName && $0.value != nil ? $0.key : nil }
+        var identifiers = base.identifiers(of: entityName).filter { overlay[$0] == nil }
+        overlay.forEach { identifier, snapshot in
+            if snapshot != nil, identifier.entityName == entityName { identifiers.append(identifier) }
+        }
+        return identifiers
     }
 
     mutating func apply(
@@ -117,7 +120,7 @@ struct SaveChangesWorkspace {
         var reregister: [PersistentIdentifier: DefaultSnapshot] = [:]
         var saved: [(PersistentIdentifier, previous: DefaultSnapshot?)] = []
         saved.reserveCapacity(pendingInserts.count + updates.count)
-        overlay.reserveCapacity(pendingInserts.count + updates.count)
+        overlay.prepareRuns(for: pendingInserts.lazy.map(\.0))
         changes.reserveCapacity(pendingInserts.count + updates.count + deletes.count)
         // The identifiers the request gave the inserts, at the inserts' places in
         // `pendingInserts`, for messages (a table by identifier is made only for an error).
