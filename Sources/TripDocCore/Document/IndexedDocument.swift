@@ -290,6 +290,22 @@ public struct IndexedDocument: Sendable {
         return Document(header: header, schema: schema, snapshots: snapshots, history: history)
     }
 
+    /// Writes the whole document to `writer`, as writing ``document`` would (the same calls in
+    /// the same order, so the same bytes), from the snapshots where they are, without gathering
+    /// them into a ``Document`` first.
+    public func write(to writer: inout some DocumentStreamWriter) throws {
+        precondition(heldEntities == nil, "a document holding only some entities is for reading them only")
+        try writer.begin(header: header, schema: schema, history: history)
+        for entity in schema.entities.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }) {
+            let identifiers = identifiers(of: entity.name).sortedUnlessInOrder(by: <)
+            guard !identifiers.isEmpty else { continue }
+            try writer.beginEntity(entity)
+            for identifier in identifiers { try writer.add(byIdentifier[identifier]!) }
+            try writer.endEntity()
+        }
+        try writer.finish()
+    }
+
     /// The values of `constraint`'s properties, or `nil` when one is missing or `nil` (models
     /// without a value never collide).
     static func uniqueKey(of snapshot: DefaultSnapshot, constraint: [String]) -> [SnapshotValue]? {

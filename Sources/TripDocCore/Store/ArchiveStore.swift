@@ -499,7 +499,12 @@ public final class ArchiveStore {
         guard document.problems.isEmpty else { throw SaveChangesError.documentHasProblems(document.problems) }
         cached = nil
         partial = nil
-        try fileWriter.write(format.writeDocument(document.document), to: path)
+        // Streamed to the file: neither a `Document` of every snapshot nor the file's bytes are
+        // gathered in memory first.
+        try fileWriter.write(to: path) { output in
+            var writer = format.makeStreamWriter { try output.write($0) }
+            try document.write(to: &writer)
+        }
         // Should the removal not happen, the journal's records are in the document's history,
         // and the next read passes over them.
         if journal.exists { try journal.remove() }
