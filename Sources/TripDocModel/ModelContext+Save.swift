@@ -94,6 +94,8 @@ extension ModelContext {
     private func refresh(_ changed: [ChangedSnapshots]?) throws {
         snapshotCache = [:]
         guard let changed else { return try refreshRegisteredModels() }
+        // Stores hold models of distinct identifiers (each its own store identifier), so no
+        // model is reported by two of them.
         for storeChanged in changed {
             storeChanged.forEach { id, snapshot in refresh(id, to: snapshot) }
         }

@@ -77,34 +77,32 @@ struct IdentifierTable<Value> {
     /// Sets the value of `identifier`; returns the value it replaced.
     @discardableResult
     mutating func updateValue(_ value: Value, forKey identifier: PersistentIdentifier) -> Value? {
+        let place = runPlace(of: identifier)
+        if let (found, number) = place, let index = found {
+            // A value in the key's slot: the key is in no other place.
+            let position = number &- runs[index].first
+            if position >= 0, position < Int64(runs[index].slots.count), runs[index].slots[Int(position)] != nil {
+                let old = runs[index].slots[Int(position)]
+                runs[index].slots[Int(position)] = value
+                return old
+            }
+        }
         if !others.isEmpty, let index = others.index(forKey: identifier) {
             return others.updateValue(value, forKey: others.keys[index])
         }
-        guard let (found, number) = runPlace(of: identifier) else { return addToOthers(value, identifier) }
+        guard let (found, number) = place else { return addToOthers(value, identifier) }
         guard let index = found else {
-            runs.append(Run(entity: identifier.entity, store: identifier.store, first: number, slots: [value], count: 1))
-            if runs.count > Self.scannedRuns {
-                if runPositions.isEmpty {
-                    for (position, run) in runs.enumerated() {
-                        runPositions[RunKey(entity: run.entity, store: run.store)] = position
-                    }
-                } else {
-                    runPositions[RunKey(entity: identifier.entity, store: identifier.store)] = runs.count - 1
-                }
-            }
+            appendRun(Run(entity: identifier.entity, store: identifier.store, first: number, slots: [value], count: 1))
             count += 1
             return nil
         }
         let position = number &- runs[index].first
         guard position >= 0 else { return addToOthers(value, identifier) }
         if position < Int64(runs[index].slots.count) {
-            let old = runs[index].slots[Int(position)]
             runs[index].slots[Int(position)] = value
-            if old == nil {
-                runs[index].count += 1
-                count += 1
-            }
-            return old
+            runs[index].count += 1
+            count += 1
+            return nil
         }
         guard Self.mayGrow(runs[index], toHold: position) else { return addToOthers(value, identifier) }
         let gap = Int(position) - runs[index].slots.count
@@ -113,6 +111,17 @@ struct IdentifierTable<Value> {
         runs[index].count += 1
         count += 1
         return nil
+    }
+
+    /// Adds a run of a pair that has none, and keeps ``runPositions`` once it is needed.
+    private mutating func appendRun(_ run: Run) {
+        runs.append(run)
+        guard runs.count > Self.scannedRuns else { return }
+        if runPositions.isEmpty {
+            for (position, run) in runs.enumerated() { runPositions[RunKey(entity: run.entity, store: run.store)] = position }
+        } else {
+            runPositions[RunKey(entity: run.entity, store: run.store)] = runs.count - 1
+        }
     }
 
     private mutating func addToOthers(_ value: Value, _ identifier: PersistentIdentifier) -> Value? {
@@ -187,25 +196,24 @@ struct IdentifierTable<Value> {
             guard let index = found else {
                 let length = range.upper - range.lower + 1
                 guard length <= Int64(2 * range.count + 64) else { continue }
-                runs.append(
+                appendRun(
                     Run(
                         entity: range.entity, store: range.store, first: range.lower,
                         slots: Array(repeating: nil, count: Int(length)), count: 0))
-                if runs.count > Self.scannedRuns {
-                    runPositions = [:]
-                    for (position, run) in runs.enumerated() {
-                        runPositions[RunKey(entity: run.entity, store: run.store)] = position
-                    }
-                }
                 continue
             }
             // (The run's parts are read one by one: a copy of the run would share its slots, and
             // make widening them copy them.)
             let first = runs[index].first
-            let lower = min(first, range.lower)
+            var lower = min(first, range.lower)
             let upper = max(first + Int64(runs[index].slots.count) - 1, range.upper)
-            guard upper - lower + 1 <= Int64(2 * (runs[index].count + range.count) + 64) else { continue }
+            let largest = Int64(2 * (runs[index].count + range.count) + 64)
+            guard upper - lower + 1 <= largest else { continue }
             if lower < first {
+                // Widened below with room to spare, as an array grows at its end, so that keys
+                // coming lower save after save do not copy the run each time.
+                let roomy = max(0, lower - Int64(runs[index].slots.count / 2))
+                if upper - roomy + 1 <= largest { lower = roomy }
                 var slots = [Value?](repeating: nil, count: Int(first - lower))
                 slots.reserveCapacity(Int(upper - lower + 1))
                 slots.append(contentsOf: runs[index].slots)

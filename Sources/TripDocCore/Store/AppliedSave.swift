@@ -8,7 +8,8 @@ public struct AppliedSave: Sendable {
     /// its delete rules and inverses changed), by permanent identifier: its snapshot now, or
     /// `nil` when the save deleted it.
     public var changes: ChangedSnapshots
-    /// ``changes`` as a dictionary (made on each call).
+    /// ``changes`` as a dictionary, made on each read: read ``changes`` instead, or keep what
+    /// this returns, rather than reading it again for each model.
     public var changedSnapshots: [PersistentIdentifier: DefaultSnapshot?] { changes.dictionary }
     /// The history transaction the save recorded, or `nil` when it changed nothing.
     public var transaction: HistoryTransactionRecord?

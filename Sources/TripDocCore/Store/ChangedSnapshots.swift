@@ -46,7 +46,7 @@ public struct ChangedSnapshots: Sendable {
     /// These changes without those of entities `isKept` refuses.
     func filter(entities isKept: (String) -> Bool) -> ChangedSnapshots {
         var kept = IdentifierTable<DefaultSnapshot?>()
-        kept.prepareRuns(like: table)
+        // Set in run order, so the kept runs grow at their ends without being readied.
         forEach { identifier, snapshot in
             if isKept(identifier.entityName) { kept.updateValue(snapshot, forKey: identifier) }
         }
