@@ -68,17 +68,29 @@ extension ModelContext {
             if !inMemory { return .snapshots(fetched) }
             if let selected = try? selectSnapshots(fetched, descriptor) { return .snapshots(selected) }
         }
-        var models = try materializeFetched(fetched, as: T.self)
-        if descriptor.includePendingChanges {
-            models.removeAll { deletedIdentifiers.contains($0.persistentModelID) }
-            models += insertedIdentifiers.compactMap { registry[$0] as? T }
-        }
+        let models = includingPending(try materializeFetched(fetched, as: T.self), descriptor)
         guard inMemory else { return .models(models) }
+        return .models(try selectedInMemory(models, descriptor))
+    }
+
+    /// `models` with the context's unsaved inserts added and its unsaved deletes taken out, when
+    /// the descriptor includes pending changes.
+    private func includingPending<T: PersistentModel>(_ models: [T], _ descriptor: FetchDescriptor<T>) -> [T] {
+        guard descriptor.includePendingChanges else { return models }
+        var models = models
+        models.removeAll { deletedIdentifiers.contains($0.persistentModelID) }
+        models += insertedIdentifiers.compactMap { registry[$0] as? T }
+        return models
+    }
+
+    /// `models` filtered, sorted and cut to the offset and limit as `descriptor` says, in memory.
+    private func selectedInMemory<T: PersistentModel>(_ models: [T], _ descriptor: FetchDescriptor<T>) throws -> [T] {
+        var models = models
         if let predicate = descriptor.predicate { models = try models.filter { try predicate.evaluate($0) } }
         if !descriptor.sortBy.isEmpty { models.sort(using: descriptor.sortBy) }
         if let offset = descriptor.fetchOffset { models = Array(models.dropFirst(max(offset, 0))) }
         if let limit = descriptor.fetchLimit { models = Array(models.prefix(max(limit, 0))) }
-        return .models(models)
+        return models
     }
 
     /// The models a descriptor selects from an entity several stores hold (a container whose
@@ -93,16 +105,7 @@ extension ModelContext {
             snapshotCache.merge(result.related) { _, new in new }
             fetched += result.fetched.filter { $0.entityName == entityName }
         }
-        var models = try materializeFetched(fetched, as: T.self)
-        if descriptor.includePendingChanges {
-            models.removeAll { deletedIdentifiers.contains($0.persistentModelID) }
-            models += insertedIdentifiers.compactMap { registry[$0] as? T }
-        }
-        if let predicate = descriptor.predicate { models = try models.filter { try predicate.evaluate($0) } }
-        if !descriptor.sortBy.isEmpty { models.sort(using: descriptor.sortBy) }
-        if let offset = descriptor.fetchOffset { models = Array(models.dropFirst(max(offset, 0))) }
-        if let limit = descriptor.fetchLimit { models = Array(models.prefix(max(limit, 0))) }
-        return models
+        return try selectedInMemory(includingPending(try materializeFetched(fetched, as: T.self), descriptor), descriptor)
     }
 
     /// The snapshots a descriptor selects, read through an index of the document: candidates
