@@ -65,6 +65,42 @@ import TripDocTestSupport
         #expect(try format.writeDocument(document) == bytes)
     }
 
+    /// File calls whose writes fail as on a full disk.
+    struct DiskFullCalls: FileSystemCalls {
+        let real = SystemFileSystemCalls()
+        func open(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 { real.open(path, flags, mode) }
+        func write(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Int {
+            errno = ENOSPC
+            return -1
+        }
+        func fsync(_ fd: Int32) -> Int32 { real.fsync(fd) }
+        func fchmod(_ fd: Int32, _ mode: mode_t) -> Int32 { real.fchmod(fd, mode) }
+        func close(_ fd: Int32) -> Int32 { real.close(fd) }
+        func rename(_ from: String, _ to: String) -> Int32 { real.rename(from, to) }
+        func unlink(_ path: String) -> Int32 { real.unlink(path) }
+        func renameWithoutReplacing(_ from: String, _ to: String) -> Int32 { real.renameWithoutReplacing(from, to) }
+        func startWriteback(_ fd: Int32, offset: Int, count: Int) -> Int32 { real.startWriteback(fd, offset: offset, count: count) }
+    }
+
+    /// A whole-document save streamed to a disk that is full fails naming the file, and leaves
+    /// the document as it was, with no temporary file beside it.
+    @Test(arguments: formats.indices)
+    func aWholeDocumentSaveThatCannotBeWrittenLeavesTheDocumentAsItWas(formatIndex: Int) throws {
+        let format = Self.formats[formatIndex]
+        let path = path(format)
+        try ArchiveStore(path: path, format: format, schema: Self.schema)
+            .save(DataStoreSaveChangesRequest(inserted: [trip("a", "Tokyo")]))
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let store = try ArchiveStore(path: path, format: format, fileWriter: AtomicFileWriter(calls: DiskFullCalls()))
+        #expect(throws: FileWriteError(path: path, operation: .write, code: ENOSPC)) {
+            try store.save(DataStoreSaveChangesRequest(inserted: [trip("b", "Oslo")]))
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        let folder = (path as NSString).deletingLastPathComponent
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).filter { !$0.hasSuffix(".lock") } == [(path as NSString).lastPathComponent])
+        #expect(try ArchiveStore(path: path, format: format).fetchSnapshots(entityName: "Trip").map { $0["name"] } == [.string("Tokyo")])
+    }
+
     @Test(arguments: formats.indices)
     func aJournaledSaveAppendsAndEveryReadFoldsItIn(formatIndex: Int) throws {
         let format = Self.formats[formatIndex]
