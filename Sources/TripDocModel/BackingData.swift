@@ -44,7 +44,20 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
     /// attributes) and not set or read since keeps its saved value in ``values`` until first
     /// read, so a model costs its snapshot (whose values it shares with its store) and little
     /// more until it is used.
-    var committed: DefaultSnapshot?
+    var committed: DefaultSnapshot? {
+        get {
+            committedLayout.map { DefaultSnapshot(persistentIdentifier: persistentModelID, layout: $0, slots: committedSlots) }
+        }
+        set {
+            assert(newValue == nil || identifier == nil || newValue?.persistentIdentifier == identifier)
+            committedLayout = newValue?.layout
+            committedSlots = newValue?.slots ?? []
+        }
+    }
+    /// ``committed``'s layout (`nil` for no saved state) and values; its identifier is the
+    /// model's, so it is not kept twice (a model costs 32 bytes less).
+    private var committedLayout: SnapshotLayout?
+    private var committedSlots: [SnapshotValue] = []
     /// Whether the model has been deleted from its context.
     var isDeleted = false
     /// Whether the model is inserted, changed or deleted in its context and not yet saved.

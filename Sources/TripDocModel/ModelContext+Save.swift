@@ -52,8 +52,14 @@ extension ModelContext {
             for store in container.stores {
                 func held(_ ids: [PersistentIdentifier]) -> [any PersistentModel] {
                     // With one store, every pending model is of it (checked above).
-                    if container.stores.count == 1 { return ids.compactMap { registry[$0] } }
-                    return ids.filter { (try? storeHolding($0)) === store }.compactMap { registry[$0] }
+                    let ids = container.stores.count == 1 ? ids : ids.filter { (try? storeHolding($0)) === store }
+                    // Sized once: a bulk insert's list is as long as its models.
+                    var models: [any PersistentModel] = []
+                    models.reserveCapacity(ids.count)
+                    for id in ids {
+                        if let model = registry[id] { models.append(model) }
+                    }
+                    return models
                 }
                 let inserted = held(insertedIdentifiers)
                 let changedModels = held(changedIdentifiers)

@@ -14,17 +14,16 @@ import TripDocCore
 /// hundreds of thousands of models feels. The slots are made on the first value set: the
 /// backing data a model made in code starts without storage until its initializer sets a value.
 struct ModelValues {
-    /// What one property's slot holds.
-    private enum Slot {
-        case empty
-        /// The saved value, not read or set since it was loaded.
-        case stored(SnapshotValue)
-        /// The Swift value.
-        case value(Any)
+    /// A saved value kept in a slot until it is read (in an `Any`, whose inline buffer holds it
+    /// without a box): a slot is one `Any?`, 32 bytes, where an enum of a saved value, a Swift
+    /// value or nothing took 40.
+    private struct StoredValue {
+        let value: SnapshotValue
     }
 
     private let description: ModelDescription
-    private var slots: ContiguousArray<Slot>
+    /// Each property's Swift value, or its saved value (``StoredValue``), or `nil`.
+    private var slots: ContiguousArray<Any?>
     private var others: [AnyKeyPath: Any] = [:]
 
     /// No values, for the properties of `description`.
@@ -58,39 +57,39 @@ struct ModelValues {
     /// a saved value not read yet).
     subscript(propertyAt index: Int) -> Any? {
         get {
-            guard !slots.isEmpty, case .value(let value) = slots[index] else { return nil }
+            guard !slots.isEmpty, let value = slots[index], type(of: value) != StoredValue.self else { return nil }
             return value
         }
         set {
             guard let newValue else {
-                if !slots.isEmpty { slots[index] = .empty }
+                if !slots.isEmpty { slots[index] = nil }
                 return
             }
             makeSlots()
-            slots[index] = .value(newValue)
+            slots[index] = .some(newValue)
         }
     }
 
     /// The saved value of the property at `index`, kept since it was loaded and not read or set
     /// since, if any.
     func storedValue(at index: Int) -> SnapshotValue? {
-        guard !slots.isEmpty, case .stored(let value) = slots[index] else { return nil }
-        return value
+        guard !slots.isEmpty, let value = slots[index], type(of: value) == StoredValue.self else { return nil }
+        return (value as! StoredValue).value
     }
 
     /// Keeps the saved value of the property at `index` until it is read.
     mutating func setStoredValue(_ value: SnapshotValue, at index: Int) {
         makeSlots()
-        slots[index] = .stored(value)
+        slots[index] = StoredValue(value: value)
     }
 
     private mutating func makeSlots() {
-        if slots.isEmpty { slots = ContiguousArray(repeating: .empty, count: description.properties.count) }
+        if slots.isEmpty { slots = ContiguousArray(repeating: nil, count: description.properties.count) }
     }
 
     /// Forgets every value.
     mutating func removeAll() {
-        for index in slots.indices { slots[index] = .empty }
+        for index in slots.indices { slots[index] = nil }
         if !others.isEmpty { others = [:] }
     }
 }

@@ -65,6 +65,27 @@ import TripDocTestSupport
         #expect(upsert.result.remappedIdentifiers[temp("Trip", "again")] == id("Trip", "2"))
     }
 
+    /// The identifiers a save adds join the document's order by primary key (numbers by value,
+    /// before other keys), whether the save gives them in order (a bulk insert's minted keys,
+    /// taken as they are) or out of it (a patch's kept keys), into an empty document or one
+    /// that lists others already.
+    @Test func identifiersASaveAddsAreListedInKeyOrderWhateverOrderTheSaveGaveThem() throws {
+        var document = IndexedDocument(fixture.emptyDocument())
+        func trip(_ identifier: PersistentIdentifier) -> DefaultSnapshot {
+            DefaultSnapshot(persistentIdentifier: identifier, values: ["name": .string("trip \(identifier.primaryKey)"), "days": .int(1)])
+        }
+        _ = try document.applySaveChanges(
+            DataStoreSaveChangesRequest(inserted: ["12", "b", "3", "a", "7"].map { trip(id("Trip", $0)) }),
+            keepingInsertedIdentifiers: true)
+        #expect(document.identifiers(of: "Trip") == ["3", "7", "12", "a", "b"].map { id("Trip", $0) })
+        _ = try document.applySaveChanges(DataStoreSaveChangesRequest(inserted: (1...3).map { trip(temp("Trip", "n\($0)")) }))
+        #expect(document.identifiers(of: "Trip") == ["3", "7", "12", "13", "14", "15", "a", "b"].map { id("Trip", $0) })
+
+        var minted = IndexedDocument(fixture.emptyDocument())
+        _ = try minted.applySaveChanges(DataStoreSaveChangesRequest(inserted: (1...20).map { trip(temp("Trip", "m\($0)")) }))
+        #expect(minted.identifiers(of: "Trip") == (1...20).map { id("Trip", String($0)) })
+    }
+
     /// Hundreds of random saves (inserts, upserts, renames, moves, deletes with cascades, saves
     /// that are refused), applied to one document kept across them and to a document rebuilt
     /// from the previous result for each save: the two agree after every save, and refuse the

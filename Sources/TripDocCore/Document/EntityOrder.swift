@@ -36,7 +36,13 @@ struct EntityOrder: Sendable {
         if added.isEmpty, removed.isEmpty || !identifiers.contains(where: removed.contains),
             sorted.last.map({ $0 < first }) ?? true
         {
-            sorted.append(contentsOf: identifiers)
+            // An empty order takes the list as it is (a bulk insert's: no copy), unless the list
+            // has much room to spare, which the order would then keep for good.
+            if sorted.isEmpty, identifiers.capacity - identifiers.count <= identifiers.count / 4 {
+                sorted = identifiers
+            } else {
+                sorted.append(contentsOf: identifiers)
+            }
         } else {
             for identifier in identifiers { insert(identifier) }
         }

@@ -393,14 +393,28 @@ public struct IndexedDocument: Sendable {
         }
         // Added in order: new keys are minted in sequence, so they usually just extend the order.
         // (Sorted by primary key alone, each key's number worked out once: they are of one entity.)
+        // Checked in order first, in place: a bulk insert's list (its keys minted in sequence) is
+        // taken as it is, not copied to be sorted.
         for (entityName, identifiers) in added {
-            let keyed = identifiers.map { (identifier: $0, number: PrimaryKeyOrder.canonicalNumber($0.primaryKey)) }
-            let sorted = keyed.sortedUnlessInOrder { lhs, rhs in
+            func precedes(
+                _ lhs: (identifier: PersistentIdentifier, number: Int64?), _ rhs: (identifier: PersistentIdentifier, number: Int64?)
+            ) -> Bool {
                 lhs.identifier.primaryKey == rhs.identifier.primaryKey
                     ? lhs.identifier < rhs.identifier
                     : PrimaryKeyOrder.precedes(lhs.identifier.primaryKey, lhs.number, rhs.identifier.primaryKey, rhs.number)
             }
-            orders[entityName, default: EntityOrder()].insert(contentsOf: sorted.map(\.identifier))
+            var previous = identifiers.first.map { ($0, PrimaryKeyOrder.canonicalNumber($0.primaryKey)) }
+            let isInOrder = identifiers.dropFirst().allSatisfy { identifier in
+                let next = (identifier, PrimaryKeyOrder.canonicalNumber(identifier.primaryKey))
+                defer { previous = next }
+                return precedes(previous!, next)
+            }
+            let sorted =
+                isInOrder
+                ? identifiers
+                : identifiers.map { (identifier: $0, number: PrimaryKeyOrder.canonicalNumber($0.primaryKey)) }
+                    .sorted(by: precedes).map(\.identifier)
+            orders[entityName, default: EntityOrder()].insert(contentsOf: sorted)
         }
         // The snapshots of a changed entity are listed from its order from now on.
         if !heldSnapshots.isEmpty {

@@ -71,9 +71,9 @@ struct SaveChangesWorkspace {
         var remapped: [PersistentIdentifier: PersistentIdentifier] = [:]
         remapped.reserveCapacity(inserts.count)
         var upserted: Set<PersistentIdentifier> = []
-        // Each insert's permanent identifier, where its snapshot is in `inserts`, and whether the
-        // identifier was minted here (so that no model holds it yet).
-        var pendingInserts: [(PersistentIdentifier, index: Int, isMinted: Bool)] = []
+        // Each insert's permanent identifier, in the order of `inserts` (one each), and whether
+        // the identifier was minted here (so that no model holds it yet).
+        var pendingInserts: [(PersistentIdentifier, isMinted: Bool)] = []
         pendingInserts.reserveCapacity(inserts.count)
         if keepsInsertedIdentifiers {
             // Kept identifiers first, so that the keys minted below pass over all of them.
@@ -93,7 +93,7 @@ struct SaveChangesWorkspace {
                 }
             }
         }
-        for (index, snapshot) in inserts.enumerated() {
+        for snapshot in inserts {
             let original = snapshot.persistentIdentifier
             guard let entity = entities[original.entityName] else { throw SaveChangesError.unknownEntity(original) }
             guard remapped[original] == nil else { throw SaveChangesError.duplicateIdentifier(original) }
@@ -108,34 +108,35 @@ struct SaveChangesWorkspace {
             if !keepsInsertedIdentifiers, let existing = try existingMatch(for: snapshot, entity: entity) {
                 remapped[original] = existing
                 upserted.insert(existing)
-                pendingInserts.append((existing, index, false))
+                pendingInserts.append((existing, false))
                 continue
             }
             let isKept = !kept.isEmpty && kept.contains(original)
             let permanent = isKept ? original : try mintIdentifier(for: entity.name)
             remapped[original] = permanent
-            pendingInserts.append((permanent, index, !isKept))
+            pendingInserts.append((permanent, !isKept))
             if !keepsInsertedIdentifiers { registerUniqueKeys(of: snapshot, as: permanent, entity: entity) }
         }
         var reregister: [PersistentIdentifier: DefaultSnapshot] = [:]
-        var saved: [(PersistentIdentifier, previous: DefaultSnapshot?)] = []
-        saved.reserveCapacity(pendingInserts.count + updates.count)
+        // What the models that were saved before held: those an insert merged into or kept the
+        // identifier of (in the order of `pendingInserts`; a minted insert held nothing), then
+        // the updated ones. A bulk insert's minted identifiers are not listed again.
+        var previousOfUnminted: [DefaultSnapshot?] = []
+        var updated: [(PersistentIdentifier, previous: DefaultSnapshot?)] = []
+        updated.reserveCapacity(updates.count)
         overlay.prepareRuns(for: pendingInserts.lazy.map(\.0))
         changes.reserveCapacity(pendingInserts.count + updates.count + deletes.count)
-        // The identifiers the request gave the inserts, at the inserts' places in
-        // `pendingInserts`, for messages (a table by identifier is made only for an error).
-        var originals: [PersistentIdentifier] = []
-        originals.reserveCapacity(pendingInserts.count)
         // Whether each insert may refer to a model the store does not hold: unless every
         // reference it holds named another insert of this save (and was rewritten to its
         // permanent identifier), or it merged into a saved model.
         var mayDangle: [Bool] = []
         mayDangle.reserveCapacity(pendingInserts.count)
-        for (identifier, index, isMinted) in pendingInserts {
+        for (index, (identifier, isMinted)) in pendingInserts.enumerated() {
             let entity = entities[identifier.entityName]!
+            // The insert leaves an empty snapshot under the identifier the request gave it in
+            // its place, which messages name the insert by (`requestIdentifiers`).
             let original = inserts[index].persistentIdentifier
-            originals.append(original)
-            var copy = DefaultSnapshot(persistentIdentifier: identifier, values: [:])
+            var copy = DefaultSnapshot(persistentIdentifier: original, values: [:])
             swap(&copy, &inserts[index])
             let refersToInsertsOnly = copy.remapReferences(remapped)
             copy.persistentIdentifier = identifier
@@ -145,7 +146,7 @@ struct SaveChangesWorkspace {
             mayDangle.append(previous != nil || !refersToInsertsOnly)
             if let previous { copy = Self.upsert(copy, onto: previous, entity: entity) }
             let rewritten = try normalized(copy, entity: entity, reportedAs: original, listsMayRepeat: !upserted.isEmpty)
-            saved.append((identifier, previous))
+            if !isMinted { previousOfUnminted.append(previous) }
             if let previous {
                 try checkUniqueness(of: rewritten, replacing: previous, entity: entity)
                 set(identifier, rewritten)
@@ -167,11 +168,12 @@ struct SaveChangesWorkspace {
                 snapshot.copy(persistentIdentifier: identifier, remappedIdentifiers: remapped), entity: entity,
                 reportedAs: identifier, listsMayRepeat: !upserted.isEmpty)
             try checkUniqueness(of: rewritten, replacing: previous, entity: entity)
-            saved.append((identifier, previous))
+            updated.append((identifier, previous))
             set(identifier, rewritten)
             recordUpdate(from: previous, to: rewritten, entity: entity)
         }
-        keepInversesConsistent(after: saved)
+        keepInversesConsistent(
+            after: SavedModels(inserts: pendingInserts, previousOfUnminted: previousOfUnminted, updated: updated))
 
         var deleted: Set<PersistentIdentifier> = []
         let requested = Set(deletes.map { remapped[$0.persistentIdentifier] ?? $0.persistentIdentifier })
@@ -197,8 +199,8 @@ struct SaveChangesWorkspace {
             : pendingInserts.compactMap { deleted.contains($0.0) ? nil : $0.0 }
         try checkReferences(of: insertedIdentifiers) {
             var reported: [PersistentIdentifier: PersistentIdentifier] = [:]
-            for ((identifier, _, _), original) in zip(pendingInserts, originals) where reported[identifier] == nil {
-                reported[identifier] = original
+            for ((identifier, _), placeholder) in zip(pendingInserts, inserts) where reported[identifier] == nil {
+                reported[identifier] = placeholder.persistentIdentifier
             }
             return reported
         }
@@ -250,7 +252,7 @@ struct SaveChangesWorkspace {
     /// sends both sides changes nothing here; a save that sends one side (an upsert replacing a
     /// list, a tool editing snapshots) leaves no model pointing the wrong way. Each model so
     /// changed is recorded as an update, unless the save already records one for it.
-    mutating func keepInversesConsistent(after saved: [(PersistentIdentifier, previous: DefaultSnapshot?)]) {
+    mutating func keepInversesConsistent(after saved: some Sequence<(PersistentIdentifier, previous: DefaultSnapshot?)>) {
         var touched: [PersistentIdentifier: DefaultSnapshot] = [:]
         func edit(_ id: PersistentIdentifier, _ change: (inout DefaultSnapshot) -> Void) {
             guard var snapshot = current(id) else { return }
@@ -652,5 +654,42 @@ struct SaveChangesWorkspace {
             }
         }
         set(identifier, nil)
+    }
+}
+
+extension SaveChangesWorkspace {
+    /// The models a save inserted and updated, each with what it held before the save (`nil`
+    /// for a new model), in the order the save took them: the inserts, then the updates. An
+    /// insert given a minted identifier held nothing, so only the others' earlier snapshots
+    /// are kept (a bulk insert lists its identifiers once, in `inserts`).
+    struct SavedModels: Sequence {
+        /// Each insert's permanent identifier, and whether it was minted by the save.
+        let inserts: [(PersistentIdentifier, isMinted: Bool)]
+        /// What each insert whose identifier was not minted held before, in order.
+        let previousOfUnminted: [DefaultSnapshot?]
+        /// The updated models and what each held before.
+        let updated: [(PersistentIdentifier, previous: DefaultSnapshot?)]
+
+        func makeIterator() -> Iterator { Iterator(models: self) }
+
+        struct Iterator: IteratorProtocol {
+            let models: SavedModels
+            var insert = 0
+            var unminted = 0
+            var update = 0
+
+            mutating func next() -> (PersistentIdentifier, previous: DefaultSnapshot?)? {
+                if insert < models.inserts.count {
+                    let (identifier, isMinted) = models.inserts[insert]
+                    insert += 1
+                    if isMinted { return (identifier, nil) }
+                    unminted += 1
+                    return (identifier, models.previousOfUnminted[unminted - 1])
+                }
+                guard update < models.updated.count else { return nil }
+                update += 1
+                return models.updated[update - 1]
+            }
+        }
     }
 }
