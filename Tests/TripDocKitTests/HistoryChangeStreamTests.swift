@@ -49,6 +49,36 @@ import TripDocKit
         #expect(try written(document, as: format, holding: { _ in .max }) == whole)
     }
 
+    /// A history the document holds whole is handed to the sink a piece at a time as it is
+    /// written, as the snapshots are: a bulk insert's transaction, a change per object, is not
+    /// gathered in memory first (the JSON store's save of 700,000 new objects held 100 MB of it).
+    @Test(arguments: ["json", "plist"])
+    func aLongHistoryIsHandedToTheSinkInPieces(format: String) throws {
+        let format = try #require(DocumentFormats.named(format))
+        let document = try SampleTrips.documentWithHistory(trips: 3000, seed: 3)
+        final class Pieces {
+            var sizes: [Int] = []
+            var data = Data()
+        }
+        let pieces = Pieces()
+        var writer = format.makeStreamWriter { bytes in
+            pieces.sizes.append(bytes.count)
+            pieces.data.append(contentsOf: bytes)
+        }
+        try writer.begin(header: document.header, schema: document.schema, history: document.history)
+        let afterHistory = pieces.sizes.count
+        for entity in document.schema.entities.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }) {
+            try writer.beginEntity(entity)
+            for snapshot in document.orderedSnapshots where snapshot.entityName == entity.name { try writer.add(snapshot) }
+            try writer.endEntity()
+        }
+        try writer.finish()
+        let pieceSize = StructuredDocumentStreamWriter<JSONWriter>.pieceSize
+        #expect(afterHistory >= 4, "the history went to the sink in \(afterHistory) pieces")
+        #expect(pieces.sizes.max()! < 2 * pieceSize)
+        #expect(pieces.data == (try format.writeDocument(document)))
+    }
+
     /// A writer implementing only `begin(header:schema:history:)`, which records the history it got.
     struct RecordingWriter: DocumentStreamWriter {
         final class Seen {

@@ -21,8 +21,8 @@ extension DocumentEncoder {
 
     /// Writes the history object of a history too long to hold: each transaction's changes are
     /// those its record holds, then those `changes` hands over for it (``HistoryChangeStream``),
-    /// and `afterChange` gets the writer after each change it hands over, to empty a full
-    /// buffer. The same bytes as ``encodeHistory(_:schema:tokensFor:to:)`` for the history that
+    /// and `afterChange` gets the writer after each change written, of either kind, to empty a
+    /// full buffer. The same bytes as ``encodeHistory(_:schema:tokensFor:to:)`` for the history that
     /// holds all the changes.
     ///
     /// - Throws: ``DocumentWriteError`` for a change whose entity or values do not fit the
@@ -62,6 +62,7 @@ extension DocumentEncoder {
             writer.beginArray()
             for change in transaction.changes {
                 try encodeChange(change, in: transaction, entities: entities, to: &writer)
+                try afterChange(&writer)
             }
             // (Not escaping: the two closures are only in the way of the rule that a closure
             // passed to one must not capture another.)

@@ -38,7 +38,8 @@ public struct DocumentStreamEncoder {
 
     /// Opens the document and writes everything but the snapshots, with a history whose
     /// transactions also have the changes `changes` hands over (after those their records
-    /// hold); `afterChange` gets the writer after each of those, to empty a full buffer.
+    /// hold); `afterChange` gets the writer after each change written, of either kind, to
+    /// empty a full buffer.
     ///
     /// - Throws: As ``begin(header:history:to:)``, and what `changes` and `afterChange` throw.
     public mutating func begin<W: StructuredWriter>(

@@ -96,10 +96,9 @@ public struct StructuredDocumentStreamWriter<Writer: DrainableStructuredWriter>:
     }
 
     public mutating func begin(header: DocumentHeader, schema: Schema, history: DocumentHistory) throws {
-        var encoder = DocumentStreamEncoder(schema: schema)
-        try encoder.begin(header: header, history: history, to: &writer)
-        self.encoder = encoder
-        try drainIfFull()
+        // Emptied as the history is written too: a bulk insert's transaction lists a change
+        // per model (70 MB of JSON for 700,000), which would otherwise be buffered whole.
+        try begin(header: header, schema: schema, history: history, changes: { _, _ in })
     }
 
     public mutating func begin(
