@@ -134,7 +134,7 @@ struct SaveChangesWorkspace {
         for (index, (identifier, isMinted)) in pendingInserts.enumerated() {
             let entity = entities[identifier.entityName]!
             // The insert leaves an empty snapshot under the identifier the request gave it in
-            // its place, which messages name the insert by (`requestIdentifiers`).
+            // its place: messages name the insert by it (see `checkReferences` below).
             let original = inserts[index].persistentIdentifier
             var copy = DefaultSnapshot(persistentIdentifier: original, values: [:])
             swap(&copy, &inserts[index])
