@@ -391,11 +391,13 @@ public struct IndexedDocument: Sendable {
                 orders[identifier.entityName]?.remove(identifier)
             }
         }
-        // Added in order: new keys are minted in sequence, so they usually just extend the order.
-        // (Sorted by primary key alone, each key's number worked out once: they are of one entity.)
-        // Checked in order first, in place: a bulk insert's list (its keys minted in sequence) is
-        // taken as it is, not copied to be sorted.
+        // Added in order. New keys are minted in sequence, so a save's list (a bulk insert's) is
+        // usually in order already: checked in place and then taken as it is, not copied; only a
+        // list out of order is sorted, each key's number worked out once (they are of one entity).
         for (entityName, identifiers) in added {
+            func keyed(_ identifier: PersistentIdentifier) -> (identifier: PersistentIdentifier, number: Int64?) {
+                (identifier, PrimaryKeyOrder.canonicalNumber(identifier.primaryKey))
+            }
             func precedes(
                 _ lhs: (identifier: PersistentIdentifier, number: Int64?), _ rhs: (identifier: PersistentIdentifier, number: Int64?)
             ) -> Bool {
@@ -403,17 +405,8 @@ public struct IndexedDocument: Sendable {
                     ? lhs.identifier < rhs.identifier
                     : PrimaryKeyOrder.precedes(lhs.identifier.primaryKey, lhs.number, rhs.identifier.primaryKey, rhs.number)
             }
-            var previous = identifiers.first.map { ($0, PrimaryKeyOrder.canonicalNumber($0.primaryKey)) }
-            let isInOrder = identifiers.dropFirst().allSatisfy { identifier in
-                let next = (identifier, PrimaryKeyOrder.canonicalNumber(identifier.primaryKey))
-                defer { previous = next }
-                return precedes(previous!, next)
-            }
-            let sorted =
-                isInOrder
-                ? identifiers
-                : identifiers.map { (identifier: $0, number: PrimaryKeyOrder.canonicalNumber($0.primaryKey)) }
-                    .sorted(by: precedes).map(\.identifier)
+            let isInOrder = zip(identifiers, identifiers.dropFirst()).allSatisfy { precedes(keyed($0), keyed($1)) }
+            let sorted = isInOrder ? identifiers : identifiers.map(keyed).sorted(by: precedes).map(\.identifier)
             orders[entityName, default: EntityOrder()].insert(contentsOf: sorted)
         }
         // The snapshots of a changed entity are listed from its order from now on.
