@@ -46,18 +46,24 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
     /// more until it is used.
     var committed: DefaultSnapshot? {
         get {
-            committedLayout.map { DefaultSnapshot(persistentIdentifier: persistentModelID, layout: $0, slots: committedSlots) }
+            guard !holdsSentSnapshot else { return nil }
+            return committedLayout.map { DefaultSnapshot(persistentIdentifier: persistentModelID, layout: $0, slots: committedSlots) }
         }
         set {
             assert(newValue == nil || identifier == nil || newValue?.persistentIdentifier == identifier)
             committedLayout = newValue?.layout
             committedSlots = newValue?.slots ?? []
+            holdsSentSnapshot = false
         }
     }
     /// ``committed``'s layout (`nil` for no saved state) and values; its identifier is the
-    /// model's, so it is not kept twice (a model costs 32 bytes less).
+    /// model's, so it is not kept twice (a model costs 32 bytes less). While
+    /// ``holdsSentSnapshot``, the snapshot a save of the new model sent instead.
     private var committedLayout: SnapshotLayout?
     private var committedSlots: [SnapshotValue] = []
+    /// Whether the model is new and holds, in place of its values, the snapshot of them a save
+    /// sent (see ``holdSentSnapshot(_:)``); it has no saved state.
+    private var holdsSentSnapshot = false
     /// Whether the model has been deleted from its context.
     var isDeleted = false
     /// Whether the model is inserted, changed or deleted in its context and not yet saved.
@@ -151,10 +157,36 @@ public final class DefaultBackingData<Model: PersistentModel>: BackingData, Mode
         isLoadDeferred = true
     }
 
-    /// Loads ``committed`` if ``loadOnFirstUse(_:)`` left it to now.
+    /// Loads ``committed`` if ``loadOnFirstUse(_:)`` left it to now, or the values of the
+    /// snapshot ``holdSentSnapshot(_:)`` kept.
     @inline(__always)
     private func loadIfDeferred() {
-        if isLoadDeferred, let committed { load(committed) }
+        guard isLoadDeferred, let layout = committedLayout else { return }
+        let isSent = holdsSentSnapshot
+        load(DefaultSnapshot(persistentIdentifier: persistentModelID, layout: layout, slots: committedSlots))
+        // A new model's values, not a saved state.
+        if isSent { committed = nil }
+    }
+
+    /// Lets go of a new model's values for `snapshot`, the snapshot of them a save is sending,
+    /// which the store keeps as it is (the identifiers the snapshots hold were minted before
+    /// they were made): a bulk insert's values are then held once, by model and store alike,
+    /// instead of twice while the store saves. The values are read from it on first use, as
+    /// after any save; a model that holds values a snapshot does not keep holds on to them.
+    func holdSentSnapshot(_ snapshot: DefaultSnapshot) {
+        guard committedLayout == nil, !values.holdsOtherValues, snapshot.persistentIdentifier == persistentModelID else { return }
+        values = ModelValues(description)
+        committedLayout = snapshot.layout
+        committedSlots = snapshot.slots
+        holdsSentSnapshot = true
+        isLoadDeferred = true
+    }
+
+    /// Rewrites the references in the snapshot a refused save sent (``holdSentSnapshot(_:)``)
+    /// through `identifier`: the models it refers to have their temporary identifiers back.
+    func rewriteSentSnapshotReferences(_ identifier: (PersistentIdentifier) -> PersistentIdentifier) {
+        guard holdsSentSnapshot else { return }
+        committedSlots = committedSlots.map { $0.remappingReferences(identifier) }
     }
 
     /// The saved value of a property read on demand and not set or read since the state was
@@ -365,6 +397,8 @@ protocol ModelBacking: AnyObject {
     func detach()
     func load(_ snapshot: DefaultSnapshot)
     func loadOnFirstUse(_ snapshot: DefaultSnapshot)
+    func holdSentSnapshot(_ snapshot: DefaultSnapshot)
+    func rewriteSentSnapshotReferences(_ identifier: (PersistentIdentifier) -> PersistentIdentifier)
     var loadProblem: ModelContextError? { get }
     func snapshot() throws -> DefaultSnapshot
     func destinations(of property: ModelDescription.Property) -> [any PersistentModel]

@@ -33,7 +33,7 @@ public protocol DocumentStoreConfiguration: DataStoreConfiguration {
 /// (through the document's indexes, or, in memory, a column of an attribute's values), else on
 /// the models.
 public final class DocumentStore<Configuration: DocumentStoreConfiguration>: DataStore, HistoryProviding,
-    RewritesReferencesOnSave, ReportsAppliedSaves, JournalFolding, ProvidesIndexedDocument, ProvidesAttributeColumns
+    RewritesReferencesOnSave, ReportsAppliedSaves, MintsIdentifiersAhead, JournalFolding, ProvidesIndexedDocument, ProvidesAttributeColumns
 {
     public typealias Snapshot = DefaultSnapshot
 
@@ -235,6 +235,32 @@ public final class DocumentStore<Configuration: DocumentStoreConfiguration>: Dat
             case .memory(let memory):
                 return try memory.document.applySaveChanges(
                     consume request, timestamp: Date(), processIdentifier: String(ProcessInfo.processInfo.processIdentifier),
+                    bundleIdentifier: ProcessInfo.processInfo.processName)
+            }
+        }
+    }
+
+    /// Saves a request made once its inserts' permanent identifiers are minted, reporting every
+    /// model the save changed; `nil`, without calling `makeRequest`, when a save of
+    /// `insertCount` inserts is better made with temporary identifiers (a small save appended
+    /// to a journal, which reads only what it changes).
+    ///
+    /// `makeRequest` is called with the store locked: it must not use the store.
+    func applySave(
+        insertCount: Int,
+        makingRequestWith makeRequest: (_ mint: (_ entityName: String) throws -> PersistentIdentifier) throws
+            -> DataStoreSaveChangesRequest<DefaultSnapshot>
+    ) throws -> AppliedSave? {
+        try lock.withLock {
+            guard configuration.allowsSave else { throw ModelContextError.saveNotAllowed(configuration.name) }
+            switch backend {
+            case .file(let store):
+                guard store.readsWholeDocument(forSavingInserts: insertCount) else { return nil }
+                return try store.applySave(makingRequestWith: makeRequest)
+            case .memory(let memory):
+                return try memory.document.applySaveChanges(
+                    makingRequestWith: makeRequest, timestamp: Date(),
+                    processIdentifier: String(ProcessInfo.processInfo.processIdentifier),
                     bundleIdentifier: ProcessInfo.processInfo.processName)
             }
         }

@@ -50,7 +50,9 @@ extension ModelContext {
         var changed: [ChangedSnapshots]? = []
         do {
             for store in container.stores {
-                func held(_ ids: [PersistentIdentifier]) -> [any PersistentModel] {
+                // The models pending under `ids` that this store holds, and the identifiers
+                // they are pending under (`ids` itself, not copied, with one store).
+                func held(_ ids: [PersistentIdentifier]) -> (ids: [PersistentIdentifier], models: [any PersistentModel]) {
                     // With one store, every pending model is of it (checked above).
                     let ids = container.stores.count == 1 ? ids : ids.filter { (try? storeHolding($0)) === store }
                     // Sized once: a bulk insert's list is as long as its models.
@@ -59,24 +61,65 @@ extension ModelContext {
                     for id in ids {
                         if let model = registry[id] { models.append(model) }
                     }
-                    return models
+                    return (models.count == ids.count ? ids : models.map(\.persistentModelID), models)
                 }
-                let inserted = held(insertedIdentifiers)
-                let changedModels = held(changedIdentifiers)
-                let deleted = held(deletedIdentifiers)
+                let (insertedIDs, inserted) = held(insertedIdentifiers)
+                let changedModels = held(changedIdentifiers).models
+                let deleted = held(deletedIdentifiers).models
                 guard !inserted.isEmpty || !changedModels.isEmpty || !deleted.isEmpty else { continue }
-                let request = DataStoreSaveChangesRequest<DefaultSnapshot>(
-                    editingState: EditingState(id: editingState.id, author: author),
-                    inserted: try inserted.map { try $0.backing.snapshot() },
-                    updated: try changedModels.map { try $0.backing.snapshot() },
-                    deleted: try deleted.map { try $0.backing.committed ?? $0.backing.snapshot() })
-                // Kept only for a store that leaves references to inserted models as they were;
-                // tripdoc's own stores are given the request, which spares them copying every
-                // inserted snapshot.
-                let kept = store.store is any RewritesReferencesOnSave ? nil : request
-                let (result, storeChanged) = try store.save(consume request)
+                let editing = EditingState(id: editingState.id, author: author)
+                // `sharingInserts`: each new model lets go of its values for the snapshot made of
+                // them, which a store that minted the identifiers first keeps as it is.
+                func request(sharingInserts: Bool) throws -> DataStoreSaveChangesRequest<DefaultSnapshot> {
+                    DataStoreSaveChangesRequest(
+                        editingState: editing,
+                        inserted: try inserted.map { model in
+                            let snapshot = try model.backing.snapshot()
+                            if sharingInserts { model.backing.holdSentSnapshot(snapshot) }
+                            return snapshot
+                        },
+                        updated: try changedModels.map { try $0.backing.snapshot() },
+                        deleted: try deleted.map { try $0.backing.committed ?? $0.backing.snapshot() })
+                }
+                let result: DataStoreSaveChangesResult<DefaultSnapshot>
+                var storeChanged: ChangedSnapshots?
+                // A request that refers to models of another store, sent with temporary
+                // identifiers to a store that leaves them as they are, to send again.
+                var kept: DataStoreSaveChangesRequest<DefaultSnapshot>?
+                var minted = 0
+                do {
+                    // Tripdoc's own stores mint the inserts' identifiers first: the models take
+                    // them before their snapshots are made, which the store then keeps as they
+                    // are (nothing to remap, no reference to rewrite).
+                    if let saved = try store.save(
+                        insertCount: inserted.count,
+                        makingRequestWith: { mint in
+                            for (id, model) in zip(insertedIDs, inserted) where id.isTemporary {
+                                let permanent = try mint(id.entityName)
+                                registry[id] = nil
+                                model.backing.persistentModelID = permanent
+                                registry[permanent] = model
+                                minted += 1
+                            }
+                            return try request(sharingInserts: true)
+                        })
+                    {
+                        (result, storeChanged) = saved
+                    } else {
+                        let request = try request(sharingInserts: false)
+                        // Kept only for a store that leaves references to inserted models as
+                        // they were; tripdoc's own stores are given the request, which spares
+                        // them copying every inserted snapshot.
+                        kept = store.store is any RewritesReferencesOnSave ? nil : request
+                        (result, storeChanged) = try store.save(consume request)
+                    }
+                } catch {
+                    throw restoreTemporaryIdentifiers(of: minted, in: zip(insertedIDs, inserted), reporting: error)
+                }
                 // This store has the changes now, whatever happens with the next one.
-                commit(inserted: inserted, changed: changedModels, deleted: deleted, remapped: result.remappedIdentifiers)
+                commit(
+                    inserted: inserted, pendingAs: insertedIDs, changed: changedModels, deleted: deleted,
+                    remapped: result.remappedIdentifiers)
                 committedAny = true
                 saved.append(inserted: inserted, updated: changedModels, deleted: deleted)
                 if let storeChanged {
@@ -122,13 +165,46 @@ extension ModelContext {
         }
     }
 
+    /// Gives the first `count` inserts with temporary identifiers among `inserts` (each model
+    /// with the identifier it was pending under) their temporary identifiers back, after a
+    /// store minted permanent ones for them and then refused the save, as well as the
+    /// references of the snapshots the new models hold in place of their values; returns
+    /// `error` naming them by their temporary identifiers, as the program knows them.
+    private func restoreTemporaryIdentifiers(
+        of count: Int, in inserts: Zip2Sequence<[PersistentIdentifier], [any PersistentModel]>, reporting error: any Error
+    ) -> any Error {
+        guard count > 0 else { return error }
+        var temporaryOf: [PersistentIdentifier: PersistentIdentifier] = [:]
+        var restored = 0
+        for (id, model) in inserts where id.isTemporary {
+            guard restored < count else { break }
+            let minted = model.backing.persistentModelID
+            registry[minted] = nil
+            model.backing.persistentModelID = id
+            registry[id] = model
+            temporaryOf[minted] = id
+            restored += 1
+        }
+        func temporary(_ id: PersistentIdentifier) -> PersistentIdentifier { temporaryOf[id] ?? id }
+        for (_, model) in inserts { model.backing.rewriteSentSnapshotReferences(temporary) }
+        switch error {
+        case let error as SaveChangesError:
+            return error.replacingIdentifiers(with: temporary)
+        case ModelContextError.unencodableValue(let id, let property, let reason):
+            return ModelContextError.unencodableValue(temporary(id), property: property, reason: reason)
+        default:
+            return error
+        }
+    }
+
     /// Takes a store's successful save into the context: inserted models get their permanent
-    /// identifiers, deleted ones leave, and none of them is pending any more. An insert the
-    /// store merged into an existing model (an upsert) shares that model's backing data, so
-    /// both objects show and change the one model.
+    /// identifiers (if the store did not mint them before), deleted ones leave, and none of
+    /// them is pending any more. An insert the store merged into an existing model (an upsert)
+    /// shares that model's backing data, so both objects show and change the one model.
+    /// `pendingAs` lists the identifiers the inserts were pending under.
     private func commit(
-        inserted: [any PersistentModel], changed: [any PersistentModel], deleted: [any PersistentModel],
-        remapped: [PersistentIdentifier: PersistentIdentifier]
+        inserted: [any PersistentModel], pendingAs insertedIDs: [PersistentIdentifier], changed: [any PersistentModel],
+        deleted: [any PersistentModel], remapped: [PersistentIdentifier: PersistentIdentifier]
     ) {
         func share<M: PersistentModel>(_ model: M, backingOf existing: any PersistentModel) {
             guard let existing = existing as? M else { return }
@@ -140,11 +216,11 @@ extension ModelContext {
             inserted.count == insertedIdentifiers.count && changed.count == changedIdentifiers.count
             && deleted.count == deletedIdentifiers.count
         var done: Set<PersistentIdentifier> = []
-        for model in inserted {
+        for (pendingID, model) in zip(insertedIDs, inserted) {
             let backing = model.backing
             backing.isPending = false
+            if !savesAllPending { done.insert(pendingID) }
             let temporary = backing.persistentModelID
-            if !savesAllPending { done.insert(temporary) }
             let permanent = remapped[temporary] ?? temporary
             guard permanent != temporary else { continue }
             registry[temporary] = nil

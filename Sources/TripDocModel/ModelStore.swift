@@ -51,6 +51,20 @@ final class ModelStore {
         return (try open(store, request), nil)
     }
 
+    /// Saves a request made once its inserts' permanent identifiers are minted (tripdoc's own
+    /// stores, see ``MintsIdentifiersAhead``), with every model the save changed; `nil`,
+    /// without calling `makeRequest`, when the store takes temporary identifiers instead.
+    func save(
+        insertCount: Int,
+        makingRequestWith makeRequest: (_ mint: (_ entityName: String) throws -> PersistentIdentifier) throws
+            -> DataStoreSaveChangesRequest<DefaultSnapshot>
+    ) throws -> (result: DataStoreSaveChangesResult<DefaultSnapshot>, changed: ChangedSnapshots)? {
+        guard let minting = store as? any MintsIdentifiersAhead,
+            let applied = try minting.applySave(insertCount: insertCount, makingRequestWith: makeRequest)
+        else { return nil }
+        return (applied.result, applied.changes)
+    }
+
     func cachedSnapshots(for identifiers: [PersistentIdentifier], editingState: EditingState) throws
         -> [PersistentIdentifier: DefaultSnapshot]
     {
@@ -96,6 +110,21 @@ protocol ReportsAppliedSaves: AnyObject {
     /// The store may take the request's snapshots and change them in place: a caller that gives
     /// the request up spares a copy of every inserted snapshot.
     func applySave(_ request: consuming DataStoreSaveChangesRequest<DefaultSnapshot>) throws -> AppliedSave
+}
+
+/// A store that mints the permanent identifiers of a save's inserts before their snapshots are
+/// made (tripdoc's own): the snapshots then refer to them from the start, so the store keeps
+/// them as they are, with no table of temporary identifiers and no reference rewritten.
+protocol MintsIdentifiersAhead: AnyObject {
+    /// Saves the request `makeRequest` makes with the identifiers it mints (`mint` gives one for
+    /// an entity), reporting every model the save changed; `nil`, without calling
+    /// `makeRequest`, when a save of `insertCount` inserts is better made with temporary
+    /// identifiers. `makeRequest` is called with the store locked: it must not use the store.
+    func applySave(
+        insertCount: Int,
+        makingRequestWith makeRequest: (_ mint: (_ entityName: String) throws -> PersistentIdentifier) throws
+            -> DataStoreSaveChangesRequest<DefaultSnapshot>
+    ) throws -> AppliedSave?
 }
 
 /// A store whose document a context may read directly, indexes included (tripdoc's own), so

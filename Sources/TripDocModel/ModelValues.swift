@@ -88,6 +88,10 @@ struct ModelValues {
     }
 
     /// Forgets every value.
+    /// Whether values are held for key paths that are no persisted property (never, for what
+    /// `@Model` writes): a snapshot does not hold them.
+    var holdsOtherValues: Bool { !others.isEmpty }
+
     mutating func removeAll() {
         for index in slots.indices { slots[index] = nil }
         if !others.isEmpty { others = [:] }

@@ -96,12 +96,18 @@ public struct DefaultSnapshot: DataStoreSnapshot, Hashable {
 
     /// Rewrites the references to the identifiers `remappedIdentifiers` maps, in place: only the
     /// values holding one change, so a snapshot nothing else shares is not copied. Returns
-    /// whether every reference the snapshot holds was rewritten (also when it holds none).
+    /// whether every reference the snapshot holds was rewritten or is one `isKept` accepts
+    /// (also when it holds none): a save passes the inserts that keep the identifiers minted
+    /// for them before their snapshots were made.
     @discardableResult
-    mutating func remapReferences(_ remappedIdentifiers: [PersistentIdentifier: PersistentIdentifier]) -> Bool {
+    mutating func remapReferences(
+        _ remappedIdentifiers: [PersistentIdentifier: PersistentIdentifier],
+        keeping isKept: (PersistentIdentifier) -> Bool = { _ in false }
+    ) -> Bool {
+        func kept(_ identifier: PersistentIdentifier) -> Bool { isKept(identifier) }
         var everyOneRewritten = true
         guard !remappedIdentifiers.isEmpty else {
-            return !slots.contains { $0.refers { _ in true } }
+            return !slots.contains { $0.refers { !kept($0) } }
         }
         // Each reference is looked up once (a bulk insert's snapshots refer to nothing else).
         for position in slots.indices {
@@ -111,12 +117,12 @@ public struct DefaultSnapshot: DataStoreSnapshot, Hashable {
             case .reference(let target):
                 if let new = remappedIdentifiers[target] {
                     slots[position] = .reference(new)
-                } else {
+                } else if !kept(target) {
                     everyOneRewritten = false
                 }
             case .references(let targets):
                 firstInList = targets.firstIndex { remappedIdentifiers[$0] != nil }
-                if firstInList != targets.startIndex { everyOneRewritten = everyOneRewritten && targets.isEmpty }
+                if !targets[..<(firstInList ?? targets.endIndex)].allSatisfy(kept) { everyOneRewritten = false }
             default:
                 break
             }
@@ -132,7 +138,7 @@ public struct DefaultSnapshot: DataStoreSnapshot, Hashable {
             for index in list.indices[first...] {
                 if let new = remappedIdentifiers[list[index]] {
                     list[index] = new
-                } else {
+                } else if !kept(list[index]) {
                     everyOneRewritten = false
                 }
             }

@@ -357,6 +357,51 @@ public final class ArchiveStore {
             keep(document)
             throw error
         }
+        try write(applied, of: document, isWhole: isWhole)
+        return applied
+    }
+
+    /// Whether a save of `insertCount` inserts reads the whole document whatever it holds (the
+    /// store does not save to a journal, or the save is a bulk one), so that
+    /// ``applySave(makingRequestWith:)`` costs it no more than ``applySave(_:)``.
+    public func readsWholeDocument(forSavingInserts insertCount: Int) -> Bool {
+        !savesToJournal || insertCount > Self.largestJournaledBulk
+    }
+
+    /// Applies a save whose request is made once its inserts' permanent identifiers are minted,
+    /// and writes it, as ``applySave(_:)`` does (see
+    /// ``IndexedDocument/applySaveChanges(makingRequestWith:timestamp:processIdentifier:bundleIdentifier:)``).
+    /// Reads the whole document. `makeRequest` is called with the store's file locked.
+    ///
+    /// - Throws: ``SaveChangesError`` or what `makeRequest` throws (nothing is written), or a
+    ///   read or write error.
+    public func applySave(
+        makingRequestWith makeRequest: (_ mint: (_ entityName: String) throws -> PersistentIdentifier) throws
+            -> DataStoreSaveChangesRequest<DefaultSnapshot>
+    ) throws -> AppliedSave {
+        let lock = try DocumentFileLock(documentPath: path)
+        defer { withExtendedLifetime(lock) {} }
+        try checkUnchanged()
+        var document = try readIndexedDocument()
+        cached = nil
+        partial = nil
+        let applied: AppliedSave
+        do {
+            applied = try document.applySaveChanges(
+                makingRequestWith: makeRequest, timestamp: Date(),
+                processIdentifier: String(ProcessInfo.processInfo.processIdentifier),
+                bundleIdentifier: ProcessInfo.processInfo.processName)
+        } catch {
+            keep(document)
+            throw error
+        }
+        try write(applied, of: document, isWhole: true)
+        return applied
+    }
+
+    /// Writes a save applied to `document` (which holds every entity when `isWhole`): appends
+    /// it to the journal, or writes the whole document.
+    private func write(_ applied: AppliedSave, of document: IndexedDocument, isWhole: Bool) throws {
         // A save that changes a large part of the document (an import) writes it whole: its
         // record would cost more than the document, and be folded in at once.
         let isBulk =
@@ -364,12 +409,12 @@ public final class ArchiveStore {
             && applied.changes.count * 4 > document.count
         guard savesToJournal, let appendable = appendableJournalLength, !isBulk else {
             try write(document)
-            return applied
+            return
         }
         guard let transaction = applied.transaction else {
             // Nothing changed: nothing to write.
             keep(document)
-            return applied
+            return
         }
         try journal.append(
             JournalRecord(applied, transaction: transaction, header: document.header), storeIdentifier: identifier,
@@ -385,7 +430,6 @@ public final class ArchiveStore {
             // open folds in again.
             try? write(isWhole ? document : readIndexedDocument())
         }
-        return applied
     }
 
     /// A save changing more models than this, and a quarter of the document, writes the

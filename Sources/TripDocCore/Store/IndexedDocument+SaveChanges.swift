@@ -43,12 +43,72 @@ extension IndexedDocument {
             let missing = knowsHistoryPosition ? entitiesMissing(toSave: request) : nil
             guard let missing, missing.isEmpty else { throw SaveChangesError.entitiesNotRead((missing ?? []).sorted()) }
         }
+        var handedOn = Optional(consume request)
+        let worked = try workedOut { working in
+            working.keepsInsertedIdentifiers = keepingInsertedIdentifiers
+            return handedOn.take()!
+        }
+        return commit(worked, timestamp: timestamp, processIdentifier: processIdentifier, bundleIdentifier: bundleIdentifier)
+    }
+
+    /// Applies one save whose request is made once its inserts' permanent identifiers are
+    /// minted: `makeRequest` is given a function minting one for an entity, to give each new
+    /// model before its snapshot (and the snapshots referring to it) are made. The inserts
+    /// holding those identifiers keep them, so no reference is rewritten and the result maps
+    /// no identifier of theirs (except an insert merged into an existing model, an upsert,
+    /// which maps its minted identifier to the existing one). Otherwise as
+    /// ``applySaveChanges(_:timestamp:processIdentifier:bundleIdentifier:keepingInsertedIdentifiers:)``.
+    ///
+    /// What a context does for a bulk insert: its models' snapshots are then the ones the
+    /// document keeps, so that models and document can share their values.
+    ///
+    /// - Throws: ``SaveChangesError`` (``SaveChangesError/entitiesNotRead(_:)`` for a document
+    ///   holding only some entities), or what `makeRequest` throws; the document is unchanged
+    ///   (the identifiers minted are minted again by a later save).
+    @discardableResult
+    public mutating func applySaveChanges(
+        makingRequestWith makeRequest: (_ mint: (_ entityName: String) throws -> PersistentIdentifier) throws
+            -> DataStoreSaveChangesRequest<DefaultSnapshot>,
+        timestamp: Date = Date(), processIdentifier: String? = nil, bundleIdentifier: String? = nil
+    ) throws -> AppliedSave {
+        if let heldEntities {
+            throw SaveChangesError.entitiesNotRead(schema.entities.map(\.name).filter { !heldEntities.contains($0) }.sorted())
+        }
+        let worked = try workedOut { working in try makeRequest { try working.mintAhead(for: $0) } }
+        return commit(worked, timestamp: timestamp, processIdentifier: processIdentifier, bundleIdentifier: bundleIdentifier)
+    }
+
+    /// A save worked out and not yet taken into the document.
+    private struct WorkedOutSave {
+        let author: String?
+        let result: DataStoreSaveChangesResult<DefaultSnapshot>
+        let overlay: IdentifierTable<DefaultSnapshot?>
+        let header: DocumentHeader
+        let changes: [HistoryChangeRecord]
+    }
+
+    /// The save of the request `prepare` readies the workspace for and returns, worked out
+    /// against the document as it is. The workspace, which shares the document's storage, is
+    /// gone when this returns, so that taking the changes in does not copy the document.
+    private func workedOut(
+        _ prepare: (inout SaveChangesWorkspace) throws -> DataStoreSaveChangesRequest<DefaultSnapshot>
+    ) throws -> WorkedOutSave {
+        var working = SaveChangesWorkspace(base: self)
+        let request = try prepare(&working)
         let author = request.editingState.author
-        let worked = try workedOut(consume request, keepingInsertedIdentifiers: keepingInsertedIdentifiers)
+        let result = try working.apply(consume request)
+        return WorkedOutSave(
+            author: author, result: result, overlay: working.overlay, header: working.header, changes: working.changes)
+    }
+
+    /// Takes a save worked out into the document, recording its transaction.
+    private mutating func commit(
+        _ worked: consuming WorkedOutSave, timestamp: Date, processIdentifier: String?, bundleIdentifier: String?
+    ) -> AppliedSave {
         var transaction: HistoryTransactionRecord?
         if !worked.changes.isEmpty {
             transaction = HistoryTransactionRecord(
-                transactionIdentifier: history.nextTransactionIdentifier, author: author,
+                transactionIdentifier: history.nextTransactionIdentifier, author: worked.author,
                 timestamp: timestamp, bundleIdentifier: bundleIdentifier, processIdentifier: processIdentifier,
                 changes: worked.changes)
         }
@@ -56,20 +116,5 @@ extension IndexedDocument {
         let result = worked.result
         commit(changed, header: worked.header, transaction: transaction)
         return AppliedSave(result: result, changes: changed, transaction: transaction)
-    }
-
-    /// The save worked out against the document as it is. The workspace, which shares the
-    /// document's storage, is gone when this returns, so that taking the changes in does not
-    /// copy the document.
-    private func workedOut(_ request: consuming DataStoreSaveChangesRequest<DefaultSnapshot>, keepingInsertedIdentifiers: Bool) throws
-        -> (
-            result: DataStoreSaveChangesResult<DefaultSnapshot>, overlay: IdentifierTable<DefaultSnapshot?>,
-            header: DocumentHeader, changes: [HistoryChangeRecord]
-        )
-    {
-        var working = SaveChangesWorkspace(base: self)
-        working.keepsInsertedIdentifiers = keepingInsertedIdentifiers
-        let result = try working.apply(consume request)
-        return (result, working.overlay, working.header, working.changes)
     }
 }

@@ -65,4 +65,28 @@ public enum SaveChangesError: Error, Hashable, Sendable, CustomStringConvertible
                 + "repaired (run tripdoc inspect): " + problems.prefix(3).map(\.description).joined(separator: "; ")
         }
     }
+
+    /// The error with each model identifier it names (not those in integrity problems, which
+    /// name what a document held) replaced by `replace`'s: a caller that gave a save's models
+    /// identifiers for the save and took them back names them as its program knows them.
+    public func replacingIdentifiers(with replace: (PersistentIdentifier) -> PersistentIdentifier) -> SaveChangesError {
+        switch self {
+        case .unknownEntity(let id): .unknownEntity(replace(id))
+        case .unknownIdentifier(let id, let operation): .unknownIdentifier(replace(id), operation: operation)
+        case .duplicateIdentifier(let id): .duplicateIdentifier(replace(id))
+        case .unknownProperty(let id, let property): .unknownProperty(replace(id), property: property)
+        case .valueDoesNotFit(let id, let property, let expected, let found):
+            .valueDoesNotFit(replace(id), property: property, expected: expected, found: found)
+        case .missingValue(let id, let property): .missingValue(replace(id), property: property)
+        case .danglingReference(let id, let property, let target):
+            .danglingReference(replace(id), property: property, target: replace(target))
+        case .uniquenessViolated(let id, let constraint, let existing):
+            .uniquenessViolated(replace(id), constraint: constraint, existing: replace(existing))
+        case .deleteDenied(let id, let relationship, let related):
+            .deleteDenied(replace(id), relationship: relationship, related: replace(related))
+        case .modelCountOutOfRange(let id, let relationship, let count, let minimum, let maximum):
+            .modelCountOutOfRange(replace(id), relationship: relationship, count: count, minimum: minimum, maximum: maximum)
+        case .primaryKeysExhausted, .documentHasProblems, .entitiesNotRead: self
+        }
+    }
 }

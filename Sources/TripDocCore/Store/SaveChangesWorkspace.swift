@@ -22,6 +22,10 @@ struct SaveChangesWorkspace {
     var keepsInsertedIdentifiers = false
     /// Identifiers kept by this save's inserts, which minting must pass over.
     var kept: Set<PersistentIdentifier> = []
+    /// The identifiers minted before the request's snapshots were made (``mintAhead(for:)``),
+    /// and whether an insert has taken each yet: an insert holding one keeps it, so references
+    /// to it need no rewriting (and a bulk insert no table of temporary identifiers).
+    var mintedAhead = IdentifierTable<Bool>()
 
     init(base: IndexedDocument) {
         self.base = base
@@ -96,11 +100,19 @@ struct SaveChangesWorkspace {
         for snapshot in inserts {
             let original = snapshot.persistentIdentifier
             guard let entity = entities[original.entityName] else { throw SaveChangesError.unknownEntity(original) }
-            guard remapped[original] == nil else { throw SaveChangesError.duplicateIdentifier(original) }
-            if !keepsInsertedIdentifiers, !original.isTemporary, original.storeIdentifier == storeIdentifier,
-                current(original) != nil
-            {
-                throw SaveChangesError.duplicateIdentifier(original)
+            // Minted ahead for this insert: no model holds it, and no other insert may take it.
+            let isMintedAhead = !mintedAhead.isEmpty && mintedAhead[original] != nil
+            if isMintedAhead {
+                guard mintedAhead.updateValue(true, forKey: original) == false else {
+                    throw SaveChangesError.duplicateIdentifier(original)
+                }
+            } else {
+                guard remapped[original] == nil else { throw SaveChangesError.duplicateIdentifier(original) }
+                if !keepsInsertedIdentifiers, !original.isTemporary, original.storeIdentifier == storeIdentifier,
+                    current(original) != nil
+                {
+                    throw SaveChangesError.duplicateIdentifier(original)
+                }
             }
             // A patch's or merge's inserts are new objects, never upserts: their uniqueness is
             // checked once the whole save is in place (an update in the same save may move an
@@ -112,8 +124,8 @@ struct SaveChangesWorkspace {
                 continue
             }
             let isKept = !kept.isEmpty && kept.contains(original)
-            let permanent = isKept ? original : try mintIdentifier(for: entity.name)
-            remapped[original] = permanent
+            let permanent = isKept || isMintedAhead ? original : try mintIdentifier(for: entity.name)
+            if !isMintedAhead { remapped[original] = permanent }
             pendingInserts.append((permanent, !isKept))
             if !keepsInsertedIdentifiers { registerUniqueKeys(of: snapshot, as: permanent, entity: entity) }
         }
@@ -138,7 +150,7 @@ struct SaveChangesWorkspace {
             let original = inserts[index].persistentIdentifier
             var copy = DefaultSnapshot(persistentIdentifier: original, values: [:])
             swap(&copy, &inserts[index])
-            let refersToInsertsOnly = copy.remapReferences(remapped)
+            let refersToInsertsOnly = copy.remapReferences(remapped) { !mintedAhead.isEmpty && mintedAhead[$0] == true }
             copy.persistentIdentifier = identifier
             // A minted identifier is new: minting passed over every one the document or this
             // save holds, and no other insert is given it. Others are looked up once.
@@ -372,6 +384,15 @@ struct SaveChangesWorkspace {
     }
 
     // MARK: Identifiers
+
+    /// A new permanent identifier for an insert whose snapshot is still to be made: the insert
+    /// keeps it, and the snapshots refer to it from the start. Minted as ``mintIdentifier(for:)``
+    /// mints; a save that fails burns it, as a sequence does its numbers.
+    mutating func mintAhead(for entityName: String) throws -> PersistentIdentifier {
+        let identifier = try mintIdentifier(for: entityName)
+        mintedAhead.updateValue(false, forKey: identifier)
+        return identifier
+    }
 
     /// A new permanent identifier from the entity's sequence. A sequence that is missing, or
     /// lower than a key in use (a document edited by hand), is moved past the keys in use:
