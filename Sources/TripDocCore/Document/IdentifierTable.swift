@@ -7,7 +7,7 @@
 /// the identifier beside the value (which a dictionary keeps, and which is most of what a
 /// document's table of snapshots holds). Every other identifier — temporary, of a key that is
 /// not a canonical number, or too far from its run's keys — is kept in a dictionary.
-struct IdentifierTable<Value> {
+package struct IdentifierTable<Value> {
     /// The values of one entity of one store whose keys are numbers from `first` on.
     fileprivate struct Run {
         let entity: InternedName
@@ -32,7 +32,7 @@ struct IdentifierTable<Value> {
     private var others: [PersistentIdentifier: Value] = [:]
 
     /// How many identifiers hold a value.
-    private(set) var count = 0
+    package private(set) var count = 0
 
     /// The most runs looked through one by one; past it, ``runPositions`` finds them.
     private static var scannedRuns: Int { 8 }
@@ -42,9 +42,9 @@ struct IdentifierTable<Value> {
         position < Int64(2 * (run.count + 1) + 64)
     }
 
-    init() {}
+    package init() {}
 
-    var isEmpty: Bool { count == 0 }
+    package var isEmpty: Bool { count == 0 }
 
     /// How many identifiers are kept in the dictionary rather than in runs.
     var countOutsideRuns: Int { others.count }
@@ -64,19 +64,28 @@ struct IdentifierTable<Value> {
         return (runPositions[RunKey(entity: identifier.entity, store: identifier.store)], number)
     }
 
-    /// The value of `identifier`, or `nil`.
-    subscript(identifier: PersistentIdentifier) -> Value? {
-        if let (index, number) = runPlace(of: identifier), let index {
-            let run = runs[index]
-            let position = number &- run.first
-            if position >= 0, position < Int64(run.slots.count), let value = run.slots[Int(position)] { return value }
+    /// The value of `identifier`, or `nil`; setting `nil` removes it.
+    package subscript(identifier: PersistentIdentifier) -> Value? {
+        get {
+            if let (index, number) = runPlace(of: identifier), let index {
+                let run = runs[index]
+                let position = number &- run.first
+                if position >= 0, position < Int64(run.slots.count), let value = run.slots[Int(position)] { return value }
+            }
+            return others.isEmpty ? nil : others[identifier]
         }
-        return others.isEmpty ? nil : others[identifier]
+        set {
+            if let newValue {
+                updateValue(newValue, forKey: identifier)
+            } else {
+                removeValue(forKey: identifier)
+            }
+        }
     }
 
     /// Sets the value of `identifier`; returns the value it replaced.
     @discardableResult
-    mutating func updateValue(_ value: Value, forKey identifier: PersistentIdentifier) -> Value? {
+    package mutating func updateValue(_ value: Value, forKey identifier: PersistentIdentifier) -> Value? {
         let place = runPlace(of: identifier)
         if let (found, number) = place, let index = found {
             // A value in the key's slot: the key is in no other place.
@@ -132,7 +141,7 @@ struct IdentifierTable<Value> {
 
     /// Removes the value of `identifier`; returns it.
     @discardableResult
-    mutating func removeValue(forKey identifier: PersistentIdentifier) -> Value? {
+    package mutating func removeValue(forKey identifier: PersistentIdentifier) -> Value? {
         if let (found, number) = runPlace(of: identifier), let index = found {
             let position = number &- runs[index].first
             if position >= 0, position < Int64(runs[index].slots.count), let old = runs[index].slots[Int(position)] {
@@ -144,6 +153,9 @@ struct IdentifierTable<Value> {
         }
         guard !others.isEmpty, let old = others.removeValue(forKey: identifier) else { return nil }
         count -= 1
+        // A dictionary keeps its capacity: one emptied (a bulk insert's temporary identifiers,
+        // all saved) gives it back.
+        if others.isEmpty { others = [:] }
         return old
     }
 
@@ -151,7 +163,7 @@ struct IdentifierTable<Value> {
     /// (entity, store) pair's run is made or widened, at once, to the range of their numbers,
     /// where the run then stays at least half full. Set one by one, in no order, the first of
     /// them would fix where a run starts, and those below it would go to the dictionary.
-    mutating func prepareRuns<Identifiers: Sequence<PersistentIdentifier>>(for identifiers: Identifiers) {
+    package mutating func prepareRuns<Identifiers: Sequence<PersistentIdentifier>>(for identifiers: Identifiers) {
         var ranges: [KeyRange] = []
         for identifier in identifiers { Self.widen(&ranges, toHold: identifier) }
         prepareRuns(for: ranges)
@@ -226,7 +238,7 @@ struct IdentifierTable<Value> {
     }
 
     /// Calls `body` with each identifier and its value, in no particular order.
-    func forEach(_ body: (PersistentIdentifier, Value) throws -> Void) rethrows {
+    package func forEach(_ body: (PersistentIdentifier, Value) throws -> Void) rethrows {
         for run in runs {
             let template = PersistentIdentifier(store: run.store, entity: run.entity, primaryKey: "")
             for position in run.slots.indices {

@@ -72,8 +72,9 @@ struct SaveChangesWorkspace {
 
         // Inserts: decide every new identifier first, so references among them can be rewritten.
         // Sized for every insert at once, rather than grown (and rehashed) as they come.
+        // (Inserts keeping identifiers minted ahead are not mapped: only upserts among them.)
         var remapped: [PersistentIdentifier: PersistentIdentifier] = [:]
-        remapped.reserveCapacity(inserts.count)
+        if mintedAhead.isEmpty { remapped.reserveCapacity(inserts.count) }
         var upserted: Set<PersistentIdentifier> = []
         // Each insert's permanent identifier, in the order of `inserts` (one each), and whether
         // the identifier was minted here (so that no model holds it yet).
