@@ -83,8 +83,8 @@ extension ModelContext {
                 }
                 let result: DataStoreSaveChangesResult<DefaultSnapshot>
                 var storeChanged: ChangedSnapshots?
-                // A request that refers to models of another store, sent with temporary
-                // identifiers to a store that leaves them as they are, to send again.
+                // The request, for a store that leaves references to inserted models as they
+                // were (see `rewriteTemporaryReferences`).
                 var kept: DataStoreSaveChangesRequest<DefaultSnapshot>?
                 var minted = 0
                 do {

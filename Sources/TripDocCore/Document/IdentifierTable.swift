@@ -9,49 +9,62 @@
 /// not a canonical number, or too far from its run's keys — is kept in a dictionary.
 package struct IdentifierTable<Value> {
     /// The values of one entity of one store whose keys are numbers from `first` on.
-    fileprivate struct Run {
-        let entity: InternedName
-        let store: InternedName?
+    @usableFromInline struct Run {
+        @usableFromInline let entity: InternedName
+        @usableFromInline let store: InternedName?
         /// The number of the key the first slot holds.
-        let first: Int64
+        @usableFromInline let first: Int64
         /// The value of the key `first + position`, or `nil`.
-        var slots: [Value?]
+        @usableFromInline var slots: [Value?]
         /// How many slots hold a value.
-        var count: Int
+        @usableFromInline var count: Int
+
+        @usableFromInline init(entity: InternedName, store: InternedName?, first: Int64, slots: [Value?], count: Int) {
+            self.entity = entity
+            self.store = store
+            self.first = first
+            self.slots = slots
+            self.count = count
+        }
     }
 
-    private var runs: [Run] = []
+    @usableFromInline var runs: [Run] = []
     /// Where the run of each (entity, store) pair is, once there are too many runs to look
     /// through.
-    private var runPositions: [RunKey: Int] = [:]
-    private struct RunKey: Hashable {
-        let entity: InternedName
-        let store: InternedName?
+    @usableFromInline var runPositions: [RunKey: Int] = [:]
+    @usableFromInline struct RunKey: Hashable {
+        @usableFromInline let entity: InternedName
+        @usableFromInline let store: InternedName?
+
+        @usableFromInline init(entity: InternedName, store: InternedName?) {
+            self.entity = entity
+            self.store = store
+        }
     }
     /// The values of the identifiers no run holds.
-    private var others: [PersistentIdentifier: Value] = [:]
+    @usableFromInline var others: [PersistentIdentifier: Value] = [:]
 
     /// How many identifiers hold a value.
-    package private(set) var count = 0
+    @usableFromInline package internal(set) var count = 0
 
     /// The most runs looked through one by one; past it, ``runPositions`` finds them.
-    private static var scannedRuns: Int { 8 }
+    @inlinable static var scannedRuns: Int { 8 }
     /// The most empty slots a run may gain so that a key further on fits: a run stays at least
     /// half full (past a small start), and a key far from every other goes to ``others``.
-    private static func mayGrow(_ run: Run, toHold position: Int64) -> Bool {
+    @inlinable static func mayGrow(_ run: Run, toHold position: Int64) -> Bool {
         position < Int64(2 * (run.count + 1) + 64)
     }
 
-    package init() {}
+    @inlinable package init() {}
 
-    package var isEmpty: Bool { count == 0 }
+    @inlinable package var isEmpty: Bool { count == 0 }
 
     /// How many identifiers are kept in the dictionary rather than in runs.
     var countOutsideRuns: Int { others.count }
 
     /// Where `identifier`'s value goes in a run: the run's position and the key's number, or
     /// `nil` for an identifier no run takes.
-    private func runPlace(of identifier: PersistentIdentifier) -> (run: Int?, number: Int64)? {
+    @inlinable func runPlace(of identifier: PersistentIdentifier) -> (run: Int?, number: Int64)? {
         guard !identifier.isTemporary, let number = PrimaryKeyOrder.canonicalNumber(identifier.primaryKey) else {
             return nil
         }
@@ -65,7 +78,7 @@ package struct IdentifierTable<Value> {
     }
 
     /// The value of `identifier`, or `nil`; setting `nil` removes it.
-    package subscript(identifier: PersistentIdentifier) -> Value? {
+    @inlinable package subscript(identifier: PersistentIdentifier) -> Value? {
         get {
             if let (index, number) = runPlace(of: identifier), let index {
                 let run = runs[index]
@@ -85,7 +98,7 @@ package struct IdentifierTable<Value> {
 
     /// Sets the value of `identifier`; returns the value it replaced.
     @discardableResult
-    package mutating func updateValue(_ value: Value, forKey identifier: PersistentIdentifier) -> Value? {
+    @inlinable package mutating func updateValue(_ value: Value, forKey identifier: PersistentIdentifier) -> Value? {
         let place = runPlace(of: identifier)
         if let (found, number) = place, let index = found {
             // A value in the key's slot: the key is in no other place.
@@ -123,7 +136,7 @@ package struct IdentifierTable<Value> {
     }
 
     /// Adds a run of a pair that has none, and keeps ``runPositions`` once it is needed.
-    private mutating func appendRun(_ run: Run) {
+    @inlinable mutating func appendRun(_ run: Run) {
         runs.append(run)
         guard runs.count > Self.scannedRuns else { return }
         if runPositions.isEmpty {
@@ -133,7 +146,7 @@ package struct IdentifierTable<Value> {
         }
     }
 
-    private mutating func addToOthers(_ value: Value, _ identifier: PersistentIdentifier) -> Value? {
+    @inlinable mutating func addToOthers(_ value: Value, _ identifier: PersistentIdentifier) -> Value? {
         let old = others.updateValue(value, forKey: identifier)
         if old == nil { count += 1 }
         return old
@@ -141,7 +154,7 @@ package struct IdentifierTable<Value> {
 
     /// Removes the value of `identifier`; returns it.
     @discardableResult
-    package mutating func removeValue(forKey identifier: PersistentIdentifier) -> Value? {
+    @inlinable package mutating func removeValue(forKey identifier: PersistentIdentifier) -> Value? {
         if let (found, number) = runPlace(of: identifier), let index = found {
             let position = number &- runs[index].first
             if position >= 0, position < Int64(runs[index].slots.count), let old = runs[index].slots[Int(position)] {
@@ -163,7 +176,7 @@ package struct IdentifierTable<Value> {
     /// (entity, store) pair's run is made or widened, at once, to the range of their numbers,
     /// where the run then stays at least half full. Set one by one, in no order, the first of
     /// them would fix where a run starts, and those below it would go to the dictionary.
-    package mutating func prepareRuns<Identifiers: Sequence<PersistentIdentifier>>(for identifiers: Identifiers) {
+    @inlinable package mutating func prepareRuns<Identifiers: Sequence<PersistentIdentifier>>(for identifiers: Identifiers) {
         var ranges: [KeyRange] = []
         for identifier in identifiers { Self.widen(&ranges, toHold: identifier) }
         prepareRuns(for: ranges)
@@ -180,15 +193,23 @@ package struct IdentifierTable<Value> {
     }
 
     /// The numbers of some keys of one (entity, store) pair: the lowest, the highest, how many.
-    private struct KeyRange {
-        let entity: InternedName
-        let store: InternedName?
-        var lower: Int64
-        var upper: Int64
-        var count: Int
+    @usableFromInline struct KeyRange {
+        @usableFromInline let entity: InternedName
+        @usableFromInline let store: InternedName?
+        @usableFromInline var lower: Int64
+        @usableFromInline var upper: Int64
+        @usableFromInline var count: Int
+
+        @usableFromInline init(entity: InternedName, store: InternedName?, lower: Int64, upper: Int64, count: Int) {
+            self.entity = entity
+            self.store = store
+            self.lower = lower
+            self.upper = upper
+            self.count = count
+        }
     }
 
-    private static func widen(_ ranges: inout [KeyRange], toHold identifier: PersistentIdentifier) {
+    @inlinable static func widen(_ ranges: inout [KeyRange], toHold identifier: PersistentIdentifier) {
         guard !identifier.isTemporary, let number = PrimaryKeyOrder.canonicalNumber(identifier.primaryKey) else {
             return
         }
@@ -201,7 +222,7 @@ package struct IdentifierTable<Value> {
         }
     }
 
-    private mutating func prepareRuns(for ranges: [KeyRange]) {
+    @inlinable mutating func prepareRuns(for ranges: [KeyRange]) {
         for range in ranges {
             let template = PersistentIdentifier(store: range.store, entity: range.entity, primaryKey: "0")
             guard let (found, _) = runPlace(of: template) else { continue }
@@ -238,7 +259,7 @@ package struct IdentifierTable<Value> {
     }
 
     /// Calls `body` with each identifier and its value, in no particular order.
-    package func forEach(_ body: (PersistentIdentifier, Value) throws -> Void) rethrows {
+    @inlinable package func forEach(_ body: (PersistentIdentifier, Value) throws -> Void) rethrows {
         for run in runs {
             let template = PersistentIdentifier(store: run.store, entity: run.entity, primaryKey: "")
             for position in run.slots.indices {
