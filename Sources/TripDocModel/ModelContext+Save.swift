@@ -285,9 +285,8 @@ extension ModelContext {
     private func refreshRegisteredModels() throws {
         for store in container.stores {
             // Models still pending (a store that refused) keep their unsaved state.
-            var ids: [PersistentIdentifier] = []
-            registry.forEach { id, model in
-                if !model.backing.isPending, (try? container.store(holding: id)) === store { ids.append(id) }
+            let ids = registry.compactMap { id, model in
+                !model.backing.isPending && (try? container.store(holding: id)) === store ? id : nil
             }
             guard !ids.isEmpty else { continue }
             var snapshots = try store.cachedSnapshots(for: ids, editingState: editingState)

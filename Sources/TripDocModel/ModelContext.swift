@@ -47,10 +47,8 @@ public final class ModelContext {
     }
 
     let editingState: EditingState
-    /// Every model the context knows, by identifier (deleted ones until the save). Saved
-    /// models are kept in runs by key number (16 bytes each, no hashing), new ones in a
-    /// dictionary that a save empties and gives back.
-    var registry = IdentifierTable<any PersistentModel>()
+    /// Every model the context knows, by identifier (deleted ones until the save).
+    var registry: [PersistentIdentifier: any PersistentModel] = [:]
     /// Models inserted and not yet saved, in order.
     var insertedIdentifiers: [PersistentIdentifier] = []
     /// Registered models changed and not yet saved, in the order of their first change.
@@ -286,12 +284,12 @@ public final class ModelContext {
     /// registered model without unsaved changes takes the snapshot's state, which differs when
     /// another context of the container has saved it since this one last read it; one with
     /// unsaved changes keeps them. The model type's description is looked up once, and the
-    /// registry is readied for the models at once.
+    /// registry grows once.
     ///
     /// - Throws: The first ``DefaultBackingData/loadProblem`` of a model made or refreshed.
     func materializeFetched<T: PersistentModel>(_ snapshots: [DefaultSnapshot], as type: T.Type) throws -> [T] {
         let description = ModelDescription.of(T.self)
-        if snapshots.count > 1 { registry.prepareRuns(for: snapshots.lazy.map(\.persistentIdentifier)) }
+        registry.reserveCapacity(registry.count + snapshots.count)
         var models: [T] = []
         models.reserveCapacity(snapshots.count)
         var problem: ModelContextError?

@@ -7,64 +7,51 @@
 /// the identifier beside the value (which a dictionary keeps, and which is most of what a
 /// document's table of snapshots holds). Every other identifier — temporary, of a key that is
 /// not a canonical number, or too far from its run's keys — is kept in a dictionary.
-package struct IdentifierTable<Value> {
+struct IdentifierTable<Value> {
     /// The values of one entity of one store whose keys are numbers from `first` on.
-    @usableFromInline struct Run {
-        @usableFromInline let entity: InternedName
-        @usableFromInline let store: InternedName?
+    fileprivate struct Run {
+        let entity: InternedName
+        let store: InternedName?
         /// The number of the key the first slot holds.
-        @usableFromInline let first: Int64
+        let first: Int64
         /// The value of the key `first + position`, or `nil`.
-        @usableFromInline var slots: [Value?]
+        var slots: [Value?]
         /// How many slots hold a value.
-        @usableFromInline var count: Int
-
-        @usableFromInline init(entity: InternedName, store: InternedName?, first: Int64, slots: [Value?], count: Int) {
-            self.entity = entity
-            self.store = store
-            self.first = first
-            self.slots = slots
-            self.count = count
-        }
+        var count: Int
     }
 
-    @usableFromInline var runs: [Run] = []
+    private var runs: [Run] = []
     /// Where the run of each (entity, store) pair is, once there are too many runs to look
     /// through.
-    @usableFromInline var runPositions: [RunKey: Int] = [:]
-    @usableFromInline struct RunKey: Hashable {
-        @usableFromInline let entity: InternedName
-        @usableFromInline let store: InternedName?
-
-        @usableFromInline init(entity: InternedName, store: InternedName?) {
-            self.entity = entity
-            self.store = store
-        }
+    private var runPositions: [RunKey: Int] = [:]
+    private struct RunKey: Hashable {
+        let entity: InternedName
+        let store: InternedName?
     }
     /// The values of the identifiers no run holds.
-    @usableFromInline var others: [PersistentIdentifier: Value] = [:]
+    private var others: [PersistentIdentifier: Value] = [:]
 
     /// How many identifiers hold a value.
-    @usableFromInline package internal(set) var count = 0
+    private(set) var count = 0
 
     /// The most runs looked through one by one; past it, ``runPositions`` finds them.
-    @inlinable static var scannedRuns: Int { 8 }
+    private static var scannedRuns: Int { 8 }
     /// The most empty slots a run may gain so that a key further on fits: a run stays at least
     /// half full (past a small start), and a key far from every other goes to ``others``.
-    @inlinable static func mayGrow(_ run: Run, toHold position: Int64) -> Bool {
+    private static func mayGrow(_ run: Run, toHold position: Int64) -> Bool {
         position < Int64(2 * (run.count + 1) + 64)
     }
 
-    @inlinable package init() {}
+    init() {}
 
-    @inlinable package var isEmpty: Bool { count == 0 }
+    var isEmpty: Bool { count == 0 }
 
     /// How many identifiers are kept in the dictionary rather than in runs.
     var countOutsideRuns: Int { others.count }
 
     /// Where `identifier`'s value goes in a run: the run's position and the key's number, or
     /// `nil` for an identifier no run takes.
-    @inlinable func runPlace(of identifier: PersistentIdentifier) -> (run: Int?, number: Int64)? {
+    private func runPlace(of identifier: PersistentIdentifier) -> (run: Int?, number: Int64)? {
         guard !identifier.isTemporary, let number = PrimaryKeyOrder.canonicalNumber(identifier.primaryKey) else {
             return nil
         }
@@ -77,28 +64,19 @@ package struct IdentifierTable<Value> {
         return (runPositions[RunKey(entity: identifier.entity, store: identifier.store)], number)
     }
 
-    /// The value of `identifier`, or `nil`; setting `nil` removes it.
-    @inlinable package subscript(identifier: PersistentIdentifier) -> Value? {
-        get {
-            if let (index, number) = runPlace(of: identifier), let index {
-                let run = runs[index]
-                let position = number &- run.first
-                if position >= 0, position < Int64(run.slots.count), let value = run.slots[Int(position)] { return value }
-            }
-            return others.isEmpty ? nil : others[identifier]
+    /// The value of `identifier`, or `nil`.
+    subscript(identifier: PersistentIdentifier) -> Value? {
+        if let (index, number) = runPlace(of: identifier), let index {
+            let run = runs[index]
+            let position = number &- run.first
+            if position >= 0, position < Int64(run.slots.count), let value = run.slots[Int(position)] { return value }
         }
-        set {
-            if let newValue {
-                updateValue(newValue, forKey: identifier)
-            } else {
-                removeValue(forKey: identifier)
-            }
-        }
+        return others.isEmpty ? nil : others[identifier]
     }
 
     /// Sets the value of `identifier`; returns the value it replaced.
     @discardableResult
-    @inlinable package mutating func updateValue(_ value: Value, forKey identifier: PersistentIdentifier) -> Value? {
+    mutating func updateValue(_ value: Value, forKey identifier: PersistentIdentifier) -> Value? {
         let place = runPlace(of: identifier)
         if let (found, number) = place, let index = found {
             // A value in the key's slot: the key is in no other place.
@@ -136,7 +114,7 @@ package struct IdentifierTable<Value> {
     }
 
     /// Adds a run of a pair that has none, and keeps ``runPositions`` once it is needed.
-    @inlinable mutating func appendRun(_ run: Run) {
+    private mutating func appendRun(_ run: Run) {
         runs.append(run)
         guard runs.count > Self.scannedRuns else { return }
         if runPositions.isEmpty {
@@ -146,7 +124,7 @@ package struct IdentifierTable<Value> {
         }
     }
 
-    @inlinable mutating func addToOthers(_ value: Value, _ identifier: PersistentIdentifier) -> Value? {
+    private mutating func addToOthers(_ value: Value, _ identifier: PersistentIdentifier) -> Value? {
         let old = others.updateValue(value, forKey: identifier)
         if old == nil { count += 1 }
         return old
@@ -154,7 +132,7 @@ package struct IdentifierTable<Value> {
 
     /// Removes the value of `identifier`; returns it.
     @discardableResult
-    @inlinable package mutating func removeValue(forKey identifier: PersistentIdentifier) -> Value? {
+    mutating func removeValue(forKey identifier: PersistentIdentifier) -> Value? {
         if let (found, number) = runPlace(of: identifier), let index = found {
             let position = number &- runs[index].first
             if position >= 0, position < Int64(runs[index].slots.count), let old = runs[index].slots[Int(position)] {
@@ -166,9 +144,6 @@ package struct IdentifierTable<Value> {
         }
         guard !others.isEmpty, let old = others.removeValue(forKey: identifier) else { return nil }
         count -= 1
-        // A dictionary keeps its capacity: one emptied (a bulk insert's temporary identifiers,
-        // all saved) gives it back.
-        if others.isEmpty { others = [:] }
         return old
     }
 
@@ -176,7 +151,7 @@ package struct IdentifierTable<Value> {
     /// (entity, store) pair's run is made or widened, at once, to the range of their numbers,
     /// where the run then stays at least half full. Set one by one, in no order, the first of
     /// them would fix where a run starts, and those below it would go to the dictionary.
-    @inlinable package mutating func prepareRuns<Identifiers: Sequence<PersistentIdentifier>>(for identifiers: Identifiers) {
+    mutating func prepareRuns<Identifiers: Sequence<PersistentIdentifier>>(for identifiers: Identifiers) {
         var ranges: [KeyRange] = []
         for identifier in identifiers { Self.widen(&ranges, toHold: identifier) }
         prepareRuns(for: ranges)
@@ -193,23 +168,15 @@ package struct IdentifierTable<Value> {
     }
 
     /// The numbers of some keys of one (entity, store) pair: the lowest, the highest, how many.
-    @usableFromInline struct KeyRange {
-        @usableFromInline let entity: InternedName
-        @usableFromInline let store: InternedName?
-        @usableFromInline var lower: Int64
-        @usableFromInline var upper: Int64
-        @usableFromInline var count: Int
-
-        @usableFromInline init(entity: InternedName, store: InternedName?, lower: Int64, upper: Int64, count: Int) {
-            self.entity = entity
-            self.store = store
-            self.lower = lower
-            self.upper = upper
-            self.count = count
-        }
+    private struct KeyRange {
+        let entity: InternedName
+        let store: InternedName?
+        var lower: Int64
+        var upper: Int64
+        var count: Int
     }
 
-    @inlinable static func widen(_ ranges: inout [KeyRange], toHold identifier: PersistentIdentifier) {
+    private static func widen(_ ranges: inout [KeyRange], toHold identifier: PersistentIdentifier) {
         guard !identifier.isTemporary, let number = PrimaryKeyOrder.canonicalNumber(identifier.primaryKey) else {
             return
         }
@@ -222,7 +189,7 @@ package struct IdentifierTable<Value> {
         }
     }
 
-    @inlinable mutating func prepareRuns(for ranges: [KeyRange]) {
+    private mutating func prepareRuns(for ranges: [KeyRange]) {
         for range in ranges {
             let template = PersistentIdentifier(store: range.store, entity: range.entity, primaryKey: "0")
             guard let (found, _) = runPlace(of: template) else { continue }
@@ -259,7 +226,7 @@ package struct IdentifierTable<Value> {
     }
 
     /// Calls `body` with each identifier and its value, in no particular order.
-    @inlinable package func forEach(_ body: (PersistentIdentifier, Value) throws -> Void) rethrows {
+    func forEach(_ body: (PersistentIdentifier, Value) throws -> Void) rethrows {
         for run in runs {
             let template = PersistentIdentifier(store: run.store, entity: run.entity, primaryKey: "")
             for position in run.slots.indices {

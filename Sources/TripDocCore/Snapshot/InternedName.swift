@@ -10,7 +10,7 @@ import Foundation
 /// back in Unicode Normalization Form C, the only spelling documents hold (``NameNormalization``):
 /// an identifier made with `"Cafe\u{301}"` is written as `"Café"`, never in a spelling a reader
 /// refuses. The table only grows: a process names a few stores and entities.
-@usableFromInline struct InternedName: Hashable, Sendable {
+struct InternedName: Hashable, Sendable {
     /// The name's number in the table.
     let number: UInt32
 

@@ -11,8 +11,8 @@ public struct PersistentIdentifier: Hashable, Sendable, Codable {
     // Declared in this order so that the two numbers and the flag share the first 16 bytes: an
     // identifier takes 32 bytes, not 40 (in every table keyed by identifiers and every
     // reference, which a bulk insert holds several of per model).
-    @usableFromInline let entity: InternedName
-    @usableFromInline let store: InternedName?
+    let entity: InternedName
+    let store: InternedName?
     /// Whether the identifier was handed out for an unsaved model.
     public let isTemporary: Bool
     /// The primary key within the entity, unique per store.
@@ -42,7 +42,7 @@ public struct PersistentIdentifier: Hashable, Sendable, Codable {
     }
 
     /// Creates an identifier from names already kept (what a reader does for every reference).
-    @usableFromInline init(store: InternedName?, entity: InternedName, primaryKey: String, isTemporary: Bool = false) {
+    init(store: InternedName?, entity: InternedName, primaryKey: String, isTemporary: Bool = false) {
         self.store = store
         self.entity = entity
         self.primaryKey = primaryKey
