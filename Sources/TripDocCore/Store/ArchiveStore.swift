@@ -342,23 +342,12 @@ public final class ArchiveStore {
         let lock = try DocumentFileLock(documentPath: path)
         defer { withExtendedLifetime(lock) {} }
         try checkUnchanged()
-        var document = try self.document(forSaving: request)
-        let isWhole = document.heldEntities == nil
-        // The caches let go of the document so that the save changes it in place; a failed
-        // write leaves no cache, and the next read decodes the files.
-        cached = nil
-        partial = nil
-        let applied: AppliedSave
-        do {
-            applied = try document.applySaveChanges(
-                consume request, timestamp: Date(), processIdentifier: String(ProcessInfo.processInfo.processIdentifier),
-                bundleIdentifier: ProcessInfo.processInfo.processName)
-        } catch {
-            keep(document)
-            throw error
+        let document = try self.document(forSaving: request)
+        var handedOn = Optional(consume request)
+        return try applyAndWrite(document) { document, timestamp, process, program in
+            try document.applySaveChanges(
+                handedOn.take()!, timestamp: timestamp, processIdentifier: process, bundleIdentifier: program)
         }
-        try write(applied, of: document, isWhole: isWhole)
-        return applied
     }
 
     /// Whether a save of `insertCount` inserts reads the whole document whatever it holds (the
@@ -382,20 +371,33 @@ public final class ArchiveStore {
         let lock = try DocumentFileLock(documentPath: path)
         defer { withExtendedLifetime(lock) {} }
         try checkUnchanged()
-        var document = try readIndexedDocument()
+        return try applyAndWrite(try readIndexedDocument()) { document, timestamp, process, program in
+            try document.applySaveChanges(
+                makingRequestWith: makeRequest, timestamp: timestamp, processIdentifier: process, bundleIdentifier: program)
+        }
+    }
+
+    /// Applies a save to `document`, read with the file locked, through `apply` (given the
+    /// save's time, process and program), and writes it. The caches let go of the document
+    /// first, so that the save changes it in place; a refused save keeps it as the cache, and
+    /// a failed write leaves none (the next read decodes the files).
+    private func applyAndWrite(
+        _ document: consuming IndexedDocument,
+        applying apply: (inout IndexedDocument, _ timestamp: Date, _ process: String, _ program: String) throws -> AppliedSave
+    ) throws -> AppliedSave {
+        var document = document
+        let isWhole = document.heldEntities == nil
         cached = nil
         partial = nil
         let applied: AppliedSave
         do {
-            applied = try document.applySaveChanges(
-                makingRequestWith: makeRequest, timestamp: Date(),
-                processIdentifier: String(ProcessInfo.processInfo.processIdentifier),
-                bundleIdentifier: ProcessInfo.processInfo.processName)
+            applied = try apply(
+                &document, Date(), String(ProcessInfo.processInfo.processIdentifier), ProcessInfo.processInfo.processName)
         } catch {
             keep(document)
             throw error
         }
-        try write(applied, of: document, isWhole: true)
+        try write(applied, of: document, isWhole: isWhole)
         return applied
     }
 
