@@ -25,13 +25,19 @@ import TripDocTestSupport
     /// More notes than a journaled store appends to its journal, so every store mints ahead.
     static let noteCount = 1_500
 
+    /// A new folder named `name` holding ``noteCount`` new notes, inserted into `context`.
+    func insertFolder(_ name: String, into context: ModelContext) -> Folder {
+        let folder = Folder(name: name)
+        context.insert(folder)
+        for number in 0..<Self.noteCount { folder.notes.append(Note(text: "\(name) \(number)")) }
+        return folder
+    }
+
     @Test(arguments: kinds)
     func theModelsArePendingAgainUnderTheirTemporaryIdentifiers(kind: String) throws {
         let container = try container(kind)
         let context = ModelContext(container)
-        let folder = Folder(name: "Inbox")
-        context.insert(folder)
-        for number in 0..<Self.noteCount { folder.notes.append(Note(text: "note \(number)")) }
+        let folder = insertFolder("Inbox", into: context)
         // One owner too many: the store refuses the whole save.
         folder.owners = [Owner(name: "a"), Owner(name: "b"), Owner(name: "c")]
         let models: [any PersistentModel] = [folder] + folder.notes + folder.owners
@@ -72,15 +78,11 @@ import TripDocTestSupport
     func aLaterBulkSaveAddsToTheSavedModels(kind: String) throws {
         let container = try container(kind)
         let context = ModelContext(container)
-        let first = Folder(name: "First")
-        context.insert(first)
-        for number in 0..<Self.noteCount { first.notes.append(Note(text: "first \(number)")) }
+        let first = insertFolder("First", into: context)
         try context.save()
 
         // A second bulk insert, some of whose notes move to a saved folder in the same save.
-        let second = Folder(name: "Second")
-        context.insert(second)
-        for number in 0..<Self.noteCount { second.notes.append(Note(text: "second \(number)")) }
+        let second = insertFolder("Second", into: context)
         let moved = Array(second.notes.suffix(10))
         for note in moved { note.folder = first }
         try context.save()
