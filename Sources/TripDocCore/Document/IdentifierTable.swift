@@ -8,16 +8,28 @@
 /// document's table of snapshots holds). Every other identifier — temporary, of a key that is
 /// not a canonical number, or too far from its run's keys — is kept in a dictionary.
 struct IdentifierTable<Value> {
-    /// The values of one entity of one store whose keys are numbers from `first` on.
-    fileprivate struct Run {
+    /// The values of one entity of one store whose keys are numbers from `first` on: in slot
+    /// order, the order of their keys.
+    struct Run {
         let entity: InternedName
         let store: InternedName?
         /// The number of the key the first slot holds.
         let first: Int64
         /// The value of the key `first + position`, or `nil`.
-        var slots: [Value?]
+        fileprivate(set) var slots: [Value?]
         /// How many slots hold a value.
-        var count: Int
+        fileprivate(set) var count: Int
+
+        /// The identifiers holding a value, in key order.
+        var identifiers: [PersistentIdentifier] {
+            let template = PersistentIdentifier(store: store, entity: entity, primaryKey: "")
+            var identifiers: [PersistentIdentifier] = []
+            identifiers.reserveCapacity(count)
+            for position in slots.indices where slots[position] != nil {
+                identifiers.append(template.withPrimaryKey(String(first + Int64(position))))
+            }
+            return identifiers
+        }
     }
 
     private var runs: [Run] = []
@@ -30,6 +42,9 @@ struct IdentifierTable<Value> {
     }
     /// The values of the identifiers no run holds.
     private var others: [PersistentIdentifier: Value] = [:]
+    /// How many identifiers of each entity ``others`` holds (an entity it holds none of is not
+    /// listed).
+    private var othersByEntity: [InternedName: Int] = [:]
 
     /// How many identifiers hold a value.
     private(set) var count = 0
@@ -126,7 +141,10 @@ struct IdentifierTable<Value> {
 
     private mutating func addToOthers(_ value: Value, _ identifier: PersistentIdentifier) -> Value? {
         let old = others.updateValue(value, forKey: identifier)
-        if old == nil { count += 1 }
+        if old == nil {
+            count += 1
+            othersByEntity[identifier.entity, default: 0] += 1
+        }
         return old
     }
 
@@ -144,7 +162,45 @@ struct IdentifierTable<Value> {
         }
         guard !others.isEmpty, let old = others.removeValue(forKey: identifier) else { return nil }
         count -= 1
+        if othersByEntity[identifier.entity] == 1 {
+            othersByEntity[identifier.entity] = nil
+        } else {
+            othersByEntity[identifier.entity]! -= 1
+        }
         return old
+    }
+
+    /// The entities the table holds an identifier of, or had a run for.
+    var entities: Set<InternedName> {
+        Set(runs.lazy.map(\.entity)).union(othersByEntity.keys)
+    }
+
+    /// Whether every identifier of `entity` the table holds is in one run, or none is held.
+    func holdsInOneRun(_ entity: InternedName) -> Bool {
+        guard othersByEntity[entity] == nil else { return false }
+        var found = false
+        for index in runs.indices where runs[index].entity == entity {
+            if found { return false }
+            found = true
+        }
+        return true
+    }
+
+    /// The run holding every identifier of `entity` the table holds (see ``holdsInOneRun(_:)``),
+    /// or `nil` when they are spread or there is no run of `entity`.
+    func soleRun(of entity: InternedName) -> Run? {
+        guard holdsInOneRun(entity) else { return nil }
+        return runs.first { $0.entity == entity }
+    }
+
+    /// The identifiers of `entity` holding a value, in no particular order.
+    func identifiers(of entity: InternedName) -> [PersistentIdentifier] {
+        var identifiers: [PersistentIdentifier] = []
+        for run in runs where run.entity == entity { identifiers += run.identifiers }
+        if othersByEntity[entity] != nil {
+            for identifier in others.keys where identifier.entity == entity { identifiers.append(identifier) }
+        }
+        return identifiers
     }
 
     /// Readies runs for `identifiers`, about to be set in any order (a dictionary's): each

@@ -18,7 +18,10 @@ public struct IndexedDocument: Sendable {
     public var history: DocumentHistory
     /// Every snapshot, by identifier.
     private(set) var byIdentifier: IdentifierTable<DefaultSnapshot>
-    /// Each entity's identifiers in document order, by entity name.
+    /// The identifiers in document order of each entity whose snapshots ``byIdentifier`` does
+    /// not hold in one run, by entity name. An entity not listed has its identifiers in one run
+    /// (what a store numbering its models gives): their order is the run's, kept by the table
+    /// itself, which spares the document a second list of every identifier.
     private var orders: [String: EntityOrder]
     /// For each entity and uniqueness constraint, the model holding each combination of values:
     /// the indexes saves keep up to date (those a save asked for before, see
@@ -74,18 +77,14 @@ public struct IndexedDocument: Sendable {
         self.indexingAttributes = indexingAttributes
         var byIdentifier = IdentifierTable<DefaultSnapshot>()
         byIdentifier.prepareRuns(for: document.snapshots.lazy.map(\.persistentIdentifier))
-        var identifiersByEntity: [String: [PersistentIdentifier]] = [:]
         var hasDuplicates = false
-        for snapshot in document.snapshots {
-            let identifier = snapshot.persistentIdentifier
-            if byIdentifier.updateValue(snapshot, forKey: identifier) == nil {
-                identifiersByEntity[identifier.entityName, default: []].append(identifier)
-            } else {
-                hasDuplicates = true
-            }
+        for snapshot in document.snapshots where byIdentifier.updateValue(snapshot, forKey: snapshot.persistentIdentifier) != nil {
+            hasDuplicates = true
         }
+        var orders: [String: EntityOrder] = [:]
+        for entity in byIdentifier.entities { orders[entity.text] = Self.listedOrder(of: entity, in: byIdentifier) }
         self.byIdentifier = byIdentifier
-        orders = identifiersByEntity.mapValues { EntityOrder($0) }
+        self.orders = orders
         uniqueIndexes = [:]
         problems = hasDuplicates ? IntegrityChecker().problems(in: document) : []
         if indexingAttributes { lazyAttributeIndexes = LazyIndexes() }
@@ -125,7 +124,7 @@ public struct IndexedDocument: Sendable {
     /// document from a ``Document``, which names the problem).
     mutating func take(_ snapshots: [DefaultSnapshot], of entity: Schema.Entity) -> Bool {
         precondition(heldEntities == nil, "a whole document takes its entities' snapshots")
-        return add(snapshots, of: entity).count == snapshots.count
+        return add(snapshots, of: entity) == snapshots.count
     }
 
     /// Takes the snapshots of `entity` (all the document holds, in any order) into a document
@@ -133,9 +132,9 @@ public struct IndexedDocument: Sendable {
     mutating func hold(_ snapshots: [DefaultSnapshot], of entity: Schema.Entity) {
         precondition(heldEntities != nil && !heldEntities!.contains(entity.name), "an entity is held once, by a partial document")
         heldEntities!.insert(entity.name)
-        let identifiers = add(snapshots, of: entity)
-        if identifiers.count != snapshots.count { entitiesListingAnIdentifierTwice.insert(entity.name) }
-        if identifiers.count == snapshots.count, zip(identifiers, identifiers.dropFirst()).allSatisfy({ $0 < $1 }) {
+        if add(snapshots, of: entity) != snapshots.count {
+            entitiesListingAnIdentifierTwice.insert(entity.name)
+        } else if zip(snapshots, snapshots.dropFirst()).allSatisfy({ $0.persistentIdentifier < $1.persistentIdentifier }) {
             heldSnapshots[entity.name] = snapshots
         }
     }
@@ -154,17 +153,31 @@ public struct IndexedDocument: Sendable {
     public func holds(_ entityName: String) -> Bool { heldEntities?.contains(entityName) ?? true }
 
 
-    /// Adds the snapshots of `entity`, their order and indexes; returns their identifiers (an
-    /// identifier listed twice once, its last snapshot kept).
-    private mutating func add(_ snapshots: [DefaultSnapshot], of entity: Schema.Entity) -> [PersistentIdentifier] {
+    /// Adds the snapshots of `entity` (of which the document holds none yet) and their order;
+    /// returns how many identifiers they have (an identifier listed twice counts once, its
+    /// last snapshot kept).
+    private mutating func add(_ snapshots: [DefaultSnapshot], of entity: Schema.Entity) -> Int {
         byIdentifier.prepareRuns(for: snapshots.lazy.map(\.persistentIdentifier))
-        var identifiers: [PersistentIdentifier] = []
-        identifiers.reserveCapacity(snapshots.count)
-        for snapshot in snapshots where byIdentifier.updateValue(snapshot, forKey: snapshot.persistentIdentifier) == nil {
-            identifiers.append(snapshot.persistentIdentifier)
+        let before = byIdentifier.count
+        for snapshot in snapshots { byIdentifier.updateValue(snapshot, forKey: snapshot.persistentIdentifier) }
+        if let first = snapshots.first { listOrderIfSpread(first.persistentIdentifier.entity) }
+        return byIdentifier.count - before
+    }
+
+    /// Lists the order of `entity`'s identifiers in ``orders`` when the table holds them in
+    /// several places; lets go of the list when it holds them in one run.
+    private mutating func listOrderIfSpread(_ entity: InternedName) {
+        if byIdentifier.holdsInOneRun(entity) {
+            orders[entity.text] = nil
+        } else if orders[entity.text] == nil {
+            orders[entity.text] = Self.listedOrder(of: entity, in: byIdentifier)
         }
-        if !identifiers.isEmpty { orders[entity.name] = EntityOrder(identifiers) }
-        return identifiers
+    }
+
+    /// The order of `entity`'s identifiers when `table` holds them in several places, `nil`
+    /// when it holds them in one run (whose order is theirs).
+    private static func listedOrder(of entity: InternedName, in table: IdentifierTable<DefaultSnapshot>) -> EntityOrder? {
+        table.holdsInOneRun(entity) ? nil : EntityOrder(table.identifiers(of: entity))
     }
 
     /// Notes that a document holding only some entities holds every snapshot of `entityName`:
@@ -265,17 +278,34 @@ public struct IndexedDocument: Sendable {
     }
 
     /// How many snapshots of `entityName` the document holds.
-    public func count(of entityName: String) -> Int { orders[entityName]?.count ?? 0 }
+    public func count(of entityName: String) -> Int {
+        if let order = orders[entityName] { return order.count }
+        return byIdentifier.soleRun(of: InternedName(entityName))?.count ?? 0
+    }
 
     /// The identifiers of `entityName`'s snapshots, in document order (by primary key).
     public func identifiers(of entityName: String) -> [PersistentIdentifier] {
-        orders[entityName]?.identifiers ?? []
+        if let order = orders[entityName] { return order.identifiers }
+        return byIdentifier.soleRun(of: InternedName(entityName))?.identifiers ?? []
     }
 
     /// The snapshots of `entityName`, in document order (by primary key).
     public func snapshots(of entityName: String) -> [DefaultSnapshot] {
         if let snapshots = heldSnapshots[entityName] { return snapshots }
-        return identifiers(of: entityName).map { byIdentifier[$0]! }
+        var snapshots: [DefaultSnapshot] = []
+        snapshots.reserveCapacity(count(of: entityName))
+        forEachSnapshot(of: entityName) { snapshots.append($0) }
+        return snapshots
+    }
+
+    /// Calls `body` with each snapshot of `entityName`, in document order: read from its run
+    /// slot by slot when the table holds the entity in one, without making an identifier.
+    private func forEachSnapshot(of entityName: String, _ body: (DefaultSnapshot) throws -> Void) rethrows {
+        if let order = orders[entityName] {
+            for identifier in order.identifiers { try body(byIdentifier[identifier]!) }
+        } else if let run = byIdentifier.soleRun(of: InternedName(entityName)) {
+            for case let snapshot? in run.slots { try body(snapshot) }
+        }
     }
 
     /// The whole document, its snapshots by entity name, then primary key (the order documents
@@ -284,8 +314,8 @@ public struct IndexedDocument: Sendable {
         precondition(heldEntities == nil, "a document holding only some entities is for reading them only")
         var snapshots: [DefaultSnapshot] = []
         snapshots.reserveCapacity(byIdentifier.count)
-        for entityName in orders.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-            for identifier in orders[entityName]!.identifiers { snapshots.append(byIdentifier[identifier]!) }
+        for entityName in byIdentifier.entities.map(\.text).sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            forEachSnapshot(of: entityName) { snapshots.append($0) }
         }
         return Document(header: header, schema: schema, snapshots: snapshots, history: history)
     }
@@ -297,10 +327,9 @@ public struct IndexedDocument: Sendable {
         precondition(heldEntities == nil, "a document holding only some entities is for reading them only")
         try writer.begin(header: header, schema: schema, history: history)
         for entity in schema.entities.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }) {
-            let identifiers = identifiers(of: entity.name).sortedUnlessInOrder(by: <)
-            guard !identifiers.isEmpty else { continue }
+            guard count(of: entity.name) > 0 else { continue }
             try writer.beginEntity(entity)
-            for identifier in identifiers { try writer.add(byIdentifier[identifier]!) }
+            try forEachSnapshot(of: entity.name) { try writer.add($0) }
             try writer.endEntity()
         }
         try writer.finish()
@@ -375,21 +404,40 @@ public struct IndexedDocument: Sendable {
                 }
             }
         }
+        // The identifiers added to entities with a listed order (see `orders`), and every entity
+        // changed (changes come entity by entity, so each is looked up once a run of them).
         var added: [String: [PersistentIdentifier]] = [:]
+        var changedEntities: Set<InternedName> = []
+        var entity: (name: InternedName, text: String, isListed: Bool)?
         byIdentifier.prepareRuns(like: changed.table)
         changed.forEach { identifier, new in
-            if let new, let constraints = constraintsByEntity[identifier.entityName] {
+            if entity?.name != identifier.entity {
+                let text = identifier.entityName
+                entity = (identifier.entity, text, orders[text] != nil)
+                changedEntities.insert(identifier.entity)
+            }
+            let (_, entityName, isListed) = entity!
+            if let new, let constraints = constraintsByEntity[entityName] {
                 for constraint in constraints {
                     if let key = Self.uniqueKey(of: new, constraint: constraint) {
-                        uniqueIndexes[identifier.entityName]![constraint]![key] = identifier
+                        uniqueIndexes[entityName]![constraint]![key] = identifier
                     }
                 }
             }
             if let new {
-                if byIdentifier.updateValue(new, forKey: identifier) == nil { added[identifier.entityName, default: []].append(identifier) }
-            } else if byIdentifier.removeValue(forKey: identifier) != nil {
-                orders[identifier.entityName]?.remove(identifier)
+                if byIdentifier.updateValue(new, forKey: identifier) == nil, isListed {
+                    added[entityName, default: []].append(identifier)
+                }
+            } else if byIdentifier.removeValue(forKey: identifier) != nil, isListed {
+                orders[entityName]!.remove(identifier)
             }
+        }
+        // An entity whose identifiers the table now holds in one run needs no list; one it held in
+        // one run and no longer does is listed from the table (the save's additions with it).
+        for entity in changedEntities {
+            let wasListed = orders[entity.text] != nil
+            listOrderIfSpread(entity)
+            if !wasListed || orders[entity.text] == nil { added[entity.text] = nil }
         }
         // Added in order. New keys are minted in sequence, so a save's list (a bulk insert's) is
         // usually in order already: checked in place and then taken as it is, not copied; only a
