@@ -408,15 +408,17 @@ public struct IndexedDocument: Sendable {
         // changed (changes come entity by entity, so each is looked up once a run of them).
         var added: [String: [PersistentIdentifier]] = [:]
         var changedEntities: Set<InternedName> = []
-        var entity: (name: InternedName, text: String, isListed: Bool)?
+        var entity: InternedName?
+        var entityName = ""
+        var isListed = false
         byIdentifier.prepareRuns(like: changed.table)
         changed.forEach { identifier, new in
-            if entity?.name != identifier.entity {
-                let text = identifier.entityName
-                entity = (identifier.entity, text, orders[text] != nil)
+            if entity != identifier.entity {
+                entity = identifier.entity
+                entityName = identifier.entityName
+                isListed = orders[entityName] != nil
                 changedEntities.insert(identifier.entity)
             }
-            let (_, entityName, isListed) = entity!
             if let new, let constraints = constraintsByEntity[entityName] {
                 for constraint in constraints {
                     if let key = Self.uniqueKey(of: new, constraint: constraint) {

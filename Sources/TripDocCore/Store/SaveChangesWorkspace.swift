@@ -77,9 +77,8 @@ struct SaveChangesWorkspace {
         if mintedAhead.isEmpty { remapped.reserveCapacity(inserts.count) }
         var upserted: Set<PersistentIdentifier> = []
         // Each insert's permanent identifier, in the order of `inserts` (one each), and whether
-        // the identifier was minted here (so that no model holds it yet).
-        var pendingInserts: [(PersistentIdentifier, isMinted: Bool)] = []
-        pendingInserts.reserveCapacity(inserts.count)
+        // the identifier was minted (so that no model holds it yet).
+        var pendingInserts = PendingInserts(reservingCapacity: inserts.count)
         if keepsInsertedIdentifiers {
             // Kept identifiers first, so that the keys minted below pass over all of them.
             for snapshot in inserts {
@@ -121,13 +120,19 @@ struct SaveChangesWorkspace {
             if !keepsInsertedIdentifiers, let existing = try existingMatch(for: snapshot, entity: entity) {
                 remapped[original] = existing
                 upserted.insert(existing)
-                pendingInserts.append((existing, false))
+                pendingInserts.append(existing, isMinted: false)
                 continue
             }
             let isKept = !kept.isEmpty && kept.contains(original)
-            let permanent = isKept || isMintedAhead ? original : try mintIdentifier(for: entity.name)
-            if !isMintedAhead { remapped[original] = permanent }
-            pendingInserts.append((permanent, !isKept))
+            let permanent: PersistentIdentifier
+            if isMintedAhead {
+                permanent = original
+                pendingInserts.appendKeepingRequestIdentifier()
+            } else {
+                permanent = isKept ? original : try mintIdentifier(for: entity.name)
+                remapped[original] = permanent
+                pendingInserts.append(permanent, isMinted: !isKept)
+            }
             if !keepsInsertedIdentifiers { registerUniqueKeys(of: snapshot, as: permanent, entity: entity) }
         }
         var reregister: [PersistentIdentifier: DefaultSnapshot] = [:]
@@ -137,18 +142,20 @@ struct SaveChangesWorkspace {
         var previousOfUnminted: [DefaultSnapshot?] = []
         var updated: [(PersistentIdentifier, previous: DefaultSnapshot?)] = []
         updated.reserveCapacity(updates.count)
-        overlay.prepareRuns(for: pendingInserts.lazy.map(\.0))
+        overlay.prepareRuns(for: pendingInserts.resolved(inserts.lazy.map(\.persistentIdentifier)).lazy.map(\.0))
         changes.reserveCapacity(pendingInserts.count + updates.count + deletes.count)
         // Whether each insert may refer to a model the store does not hold: unless every
         // reference it holds named another insert of this save (and was rewritten to its
         // permanent identifier), or it merged into a saved model.
         var mayDangle: [Bool] = []
         mayDangle.reserveCapacity(pendingInserts.count)
-        for (index, (identifier, isMinted)) in pendingInserts.enumerated() {
-            let entity = entities[identifier.entityName]!
+        var pending = PendingInserts.Cursor()
+        for index in inserts.indices {
             // The insert leaves an empty snapshot under the identifier the request gave it in
             // its place: messages name the insert by it (see `checkReferences` below).
             let original = inserts[index].persistentIdentifier
+            let (identifier, isMinted) = pending.next(in: pendingInserts, requested: original)
+            let entity = entities[identifier.entityName]!
             var copy = DefaultSnapshot(persistentIdentifier: original, values: [:])
             swap(&copy, &inserts[index])
             let refersToInsertsOnly = copy.remapReferences(remapped) { !mintedAhead.isEmpty && mintedAhead[$0] == true }
@@ -185,8 +192,10 @@ struct SaveChangesWorkspace {
             set(identifier, rewritten)
             recordUpdate(from: previous, to: rewritten, entity: entity)
         }
+        // (The request's inserts change no more: they are read beside the list from here on.)
+        let insertedAs = pendingInserts.resolved(inserts.lazy.map(\.persistentIdentifier))
         keepInversesConsistent(
-            after: SavedModels(inserts: pendingInserts, previousOfUnminted: previousOfUnminted, updated: updated))
+            after: SavedModels(inserts: insertedAs, previousOfUnminted: previousOfUnminted, updated: updated))
 
         var deleted: Set<PersistentIdentifier> = []
         let requested = Set(deletes.map { remapped[$0.persistentIdentifier] ?? $0.persistentIdentifier })
@@ -199,7 +208,7 @@ struct SaveChangesWorkspace {
         }
 
         if keepsInsertedIdentifiers {
-            try checkUniquenessOfInserts(Set(pendingInserts.map(\.0)).subtracting(deleted), reported: remapped)
+            try checkUniquenessOfInserts(Set(insertedAs.lazy.map(\.0)).subtracting(deleted), reported: remapped)
         }
 
         // When the save deletes nothing, an insert whose references all named inserts of this
@@ -208,11 +217,11 @@ struct SaveChangesWorkspace {
         // of one model) is checked twice, which finds what checking it once does.
         let insertedIdentifiers =
             deleted.isEmpty
-            ? zip(pendingInserts, mayDangle).compactMap { insert, mayDangle in mayDangle ? insert.0 : nil }
-            : pendingInserts.compactMap { deleted.contains($0.0) ? nil : $0.0 }
+            ? zip(insertedAs, mayDangle).compactMap { insert, mayDangle in mayDangle ? insert.0 : nil }
+            : insertedAs.compactMap { deleted.contains($0.0) ? nil : $0.0 }
         try checkReferences(of: insertedIdentifiers) {
             var reported: [PersistentIdentifier: PersistentIdentifier] = [:]
-            for ((identifier, _), placeholder) in zip(pendingInserts, inserts) where reported[identifier] == nil {
+            for ((identifier, _), placeholder) in zip(insertedAs, inserts) where reported[identifier] == nil {
                 reported[identifier] = placeholder.persistentIdentifier
             }
             return reported
@@ -684,26 +693,24 @@ extension SaveChangesWorkspace {
     /// for a new model), in the order the save took them: the inserts, then the updates. An
     /// insert given a minted identifier held nothing, so only the others' earlier snapshots
     /// are kept (a bulk insert lists its identifiers once, in `inserts`).
-    struct SavedModels: Sequence {
-        /// Each insert's permanent identifier, and whether it was minted by the save.
-        let inserts: [(PersistentIdentifier, isMinted: Bool)]
+    struct SavedModels<Inserts: Sequence<(PersistentIdentifier, isMinted: Bool)>>: Sequence {
+        /// Each insert's permanent identifier, and whether it was minted.
+        let inserts: Inserts
         /// What each insert whose identifier was not minted held before, in order.
         let previousOfUnminted: [DefaultSnapshot?]
         /// The updated models and what each held before.
         let updated: [(PersistentIdentifier, previous: DefaultSnapshot?)]
 
-        func makeIterator() -> Iterator { Iterator(models: self) }
+        func makeIterator() -> Iterator { Iterator(models: self, inserts: inserts.makeIterator()) }
 
         struct Iterator: IteratorProtocol {
             let models: SavedModels
-            var insert = 0
+            var inserts: Inserts.Iterator
             var unminted = 0
             var update = 0
 
             mutating func next() -> (PersistentIdentifier, previous: DefaultSnapshot?)? {
-                if insert < models.inserts.count {
-                    let (identifier, isMinted) = models.inserts[insert]
-                    insert += 1
+                if let (identifier, isMinted) = inserts.next() {
                     if isMinted { return (identifier, nil) }
                     unminted += 1
                     return (identifier, models.previousOfUnminted[unminted - 1])
