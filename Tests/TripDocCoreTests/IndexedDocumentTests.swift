@@ -127,6 +127,38 @@ import TripDocTestSupport
         #expect(document.identifiers(of: "Item").isEmpty)
     }
 
+    /// A save's report is a value: the document takes a first save's new models as the report
+    /// holds them (an entity it held none of), and the saves after it change the document, never
+    /// a report kept from before.
+    @Test func aReportKeptFromAnEarlierSaveIsNotChangedByLaterSaves() throws {
+        var document = IndexedDocument(fixture.emptyDocument())
+        let first = try document.applySaveChanges(
+            DataStoreSaveChangesRequest(inserted: ["Kyoto", "Oslo", "Lima"].map { name in
+                DefaultSnapshot(persistentIdentifier: temp("Trip", name), values: ["name": .string(name), "days": .int(2)])
+            }))
+        let trips = ["1", "2", "3"].map { id("Trip", $0) }
+        #expect(document.identifiers(of: "Trip") == trips)
+
+        var renamed = try #require(document.snapshot(for: trips[0]))
+        renamed["name"] = .string("Nara")
+        _ = try document.applySaveChanges(DataStoreSaveChangesRequest(updated: [renamed]))
+        let lima = try #require(document.snapshot(for: trips[2]))
+        _ = try document.applySaveChanges(DataStoreSaveChangesRequest(deleted: [lima]))
+        _ = try document.applySaveChanges(
+            DataStoreSaveChangesRequest(inserted: [
+                DefaultSnapshot(persistentIdentifier: temp("Trip", "Rome"), values: ["name": .string("Rome"), "days": .int(1)])
+            ]))
+
+        #expect(first.changes.count == 3)
+        #expect(first.changes[trips[0]]??["name"] == .string("Kyoto"))
+        #expect(first.changes[trips[2]]??["name"] == .string("Lima"))
+        #expect(first.changes[id("Trip", "4")] == nil)
+        #expect(document.snapshot(for: trips[0])?["name"] == .string("Nara"))
+        #expect(document.snapshot(for: trips[2]) == nil)
+        #expect(document.identifiers(of: "Trip") == [trips[0], trips[1], id("Trip", "4")])
+        #expect(document.document == IndexedDocument(document.document).document)
+    }
+
     /// Hundreds of random saves (inserts, upserts, renames, moves, deletes with cascades, saves
     /// that are refused), applied to one document kept across them and to a document rebuilt
     /// from the previous result for each save: the two agree after every save, and refuse the

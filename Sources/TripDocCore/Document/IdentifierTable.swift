@@ -170,6 +170,27 @@ struct IdentifierTable<Value> {
         return old
     }
 
+    /// Takes the runs of `other` whose entity this table holds no identifier of (in no run, of
+    /// any store, and not elsewhere) as they are: their slots are then shared with `other` until
+    /// either changes, rather than copied value by value. Returns what `other` holds that was
+    /// not taken, for the caller to set one by one.
+    mutating func takeRuns(of other: IdentifierTable<Value>) -> IdentifierTable<Value> {
+        var rest = IdentifierTable<Value>()
+        for run in other.runs where run.count > 0 {
+            if othersByEntity[run.entity] == nil, !runs.contains(where: { $0.entity == run.entity }) {
+                appendRun(run)
+                count += run.count
+            } else {
+                rest.appendRun(run)
+                rest.count += run.count
+            }
+        }
+        rest.others = other.others
+        rest.othersByEntity = other.othersByEntity
+        rest.count += other.others.count
+        return rest
+    }
+
     /// The entities the table holds an identifier of, or had a run for.
     var entities: Set<InternedName> {
         Set(runs.lazy.map(\.entity)).union(othersByEntity.keys)

@@ -404,33 +404,49 @@ public struct IndexedDocument: Sendable {
                 }
             }
         }
-        // The identifiers added to entities with a listed order (see `orders`), and every entity
-        // changed (changes come entity by entity, so each is looked up once a run of them).
-        var added: [String: [PersistentIdentifier]] = [:]
+        // Every entity changed, and the new values' keys in the uniqueness indexes (changes come
+        // entity by entity, so each entity is looked up once a run of them).
         var changedEntities: Set<InternedName> = []
         var entity: InternedName?
-        var entityName = ""
-        var isListed = false
-        byIdentifier.prepareRuns(like: changed.table)
+        var constraints: [[String]]?
         changed.forEach { identifier, new in
             if entity != identifier.entity {
                 entity = identifier.entity
-                entityName = identifier.entityName
-                isListed = orders[entityName] != nil
+                constraints = constraintsByEntity[identifier.entityName]
                 changedEntities.insert(identifier.entity)
             }
-            if let new, let constraints = constraintsByEntity[entityName] {
-                for constraint in constraints {
-                    if let key = Self.uniqueKey(of: new, constraint: constraint) {
-                        uniqueIndexes[entityName]![constraint]![key] = identifier
-                    }
+            guard let new, let constraints else { return }
+            for constraint in constraints {
+                if let key = Self.uniqueKey(of: new, constraint: constraint) {
+                    uniqueIndexes[identifier.entityName]![constraint]![key] = identifier
                 }
             }
-            if let new {
-                if byIdentifier.updateValue(new, forKey: identifier) == nil, isListed {
-                    added[entityName, default: []].append(identifier)
-                }
-            } else if byIdentifier.removeValue(forKey: identifier) != nil, isListed {
+        }
+        // The save's runs of entities the document held none of (a store's first models of an
+        // entity: a bulk insert's) are taken as they are, their slots shared with the save's
+        // report until either changes; the rest is set one by one, and the identifiers added to
+        // entities with a listed order (see `orders`) are noted.
+        let rest = byIdentifier.takeRuns(of: changed.saved)
+        var added: [String: [PersistentIdentifier]] = [:]
+        var entityName = ""
+        var isListed = false
+        entity = nil
+        func note(_ identifier: PersistentIdentifier) {
+            guard entity != identifier.entity else { return }
+            entity = identifier.entity
+            entityName = identifier.entityName
+            isListed = orders[entityName] != nil
+        }
+        byIdentifier.prepareRuns(like: rest)
+        rest.forEach { identifier, new in
+            note(identifier)
+            if byIdentifier.updateValue(new, forKey: identifier) == nil, isListed {
+                added[entityName, default: []].append(identifier)
+            }
+        }
+        for identifier in changed.deleted {
+            note(identifier)
+            if byIdentifier.removeValue(forKey: identifier) != nil, isListed {
                 orders[entityName]!.remove(identifier)
             }
         }

@@ -82,7 +82,7 @@ extension IndexedDocument {
     private struct WorkedOutSave {
         let author: String?
         let result: DataStoreSaveChangesResult<DefaultSnapshot>
-        let overlay: IdentifierTable<DefaultSnapshot?>
+        let overlay: ChangedSnapshots
         let header: DocumentHeader
         let changes: [HistoryChangeRecord]
     }
@@ -112,7 +112,7 @@ extension IndexedDocument {
                 timestamp: timestamp, bundleIdentifier: bundleIdentifier, processIdentifier: processIdentifier,
                 changes: worked.changes)
         }
-        let changed = ChangedSnapshots(worked.overlay)
+        let changed = worked.overlay
         let result = worked.result
         commit(changed, header: worked.header, transaction: transaction)
         return AppliedSave(result: result, changes: changed, transaction: transaction)

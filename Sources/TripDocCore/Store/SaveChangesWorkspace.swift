@@ -9,7 +9,7 @@ struct SaveChangesWorkspace {
     /// The header as the save leaves it (its key sequences move on).
     var header: DocumentHeader
     /// Each model the save has changed so far: its new snapshot, or `nil` once removed.
-    var overlay = IdentifierTable<DefaultSnapshot?>()
+    var overlay = ChangedSnapshots()
     var entities: [String: Schema.Entity]
     /// Changes to the base's uniqueness indexes: the model now holding a combination of
     /// values, or `nil` once none does.
@@ -43,7 +43,7 @@ struct SaveChangesWorkspace {
 
     /// Sets the snapshot of `identifier`, or removes it (`nil`).
     mutating func set(_ identifier: PersistentIdentifier, _ snapshot: DefaultSnapshot?) {
-        overlay.updateValue(snapshot, forKey: identifier)
+        overlay.set(identifier, snapshot)
     }
 
     /// The identifiers of `entityName`'s models as the save has left them so far, in no order.
