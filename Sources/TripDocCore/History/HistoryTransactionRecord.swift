@@ -40,9 +40,12 @@ public enum HistoryChangeRecord: Hashable, Sendable {
     /// A model was inserted.
     case insert(PersistentIdentifier)
     /// A model's attributes changed: their names, and (beyond SwiftData) their new values.
-    case update(PersistentIdentifier, updatedAttributes: [String], values: [String: SnapshotValue])
+    ///
+    /// (An update and a delete are kept out of line, so that a change takes the 32 bytes of an
+    /// insert's identifier: a bulk insert's transaction lists one per model.)
+    indirect case update(PersistentIdentifier, updatedAttributes: [String], values: [String: SnapshotValue])
     /// A model was deleted; the tombstone keeps its `.preserveValueOnDeletion` attributes.
-    case delete(PersistentIdentifier, tombstone: [String: SnapshotValue])
+    indirect case delete(PersistentIdentifier, tombstone: [String: SnapshotValue])
 
     /// The model the change is about (SwiftData's `changedPersistentIdentifier`).
     public var changedPersistentIdentifier: PersistentIdentifier {
