@@ -125,6 +125,8 @@ import TripDocTestSupport
         #expect(document.count(of: "Trip") == 6)
         #expect(document.count(of: "Item") == 0)
         #expect(document.identifiers(of: "Item").isEmpty)
+        #expect(document.count(of: "NoSuchEntity") == 0)
+        #expect(document.snapshots(of: "NoSuchEntity").isEmpty)
     }
 
     /// A save's report is a value: the document takes a first save's new models as the report

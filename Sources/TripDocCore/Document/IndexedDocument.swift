@@ -280,13 +280,13 @@ public struct IndexedDocument: Sendable {
     /// How many snapshots of `entityName` the document holds.
     public func count(of entityName: String) -> Int {
         if let order = orders[entityName] { return order.count }
-        return byIdentifier.soleRun(of: InternedName(entityName))?.count ?? 0
+        return soleRun(of: entityName)?.count ?? 0
     }
 
     /// The identifiers of `entityName`'s snapshots, in document order (by primary key).
     public func identifiers(of entityName: String) -> [PersistentIdentifier] {
         if let order = orders[entityName] { return order.identifiers }
-        return byIdentifier.soleRun(of: InternedName(entityName))?.identifiers ?? []
+        return soleRun(of: entityName)?.identifiers ?? []
     }
 
     /// The snapshots of `entityName`, in document order (by primary key).
@@ -298,12 +298,18 @@ public struct IndexedDocument: Sendable {
         return snapshots
     }
 
+    /// The run of the table holding every snapshot of `entityName`, an entity with no listed
+    /// order (`nil` when it has no run, or the name is of no entity the process has met).
+    private func soleRun(of entityName: String) -> IdentifierTable<DefaultSnapshot>.Run? {
+        InternedName(ifKnown: entityName).flatMap { byIdentifier.soleRun(of: $0) }
+    }
+
     /// Calls `body` with each snapshot of `entityName`, in document order: read from its run
     /// slot by slot when the table holds the entity in one, without making an identifier.
     private func forEachSnapshot(of entityName: String, _ body: (DefaultSnapshot) throws -> Void) rethrows {
         if let order = orders[entityName] {
             for identifier in order.identifiers { try body(byIdentifier[identifier]!) }
-        } else if let run = byIdentifier.soleRun(of: InternedName(entityName)) {
+        } else if let run = soleRun(of: entityName) {
             for case let snapshot? in run.slots { try body(snapshot) }
         }
     }

@@ -19,6 +19,13 @@ struct InternedName: Hashable, Sendable {
         number = Self.table.number(of: text)
     }
 
+    /// The number of `text` when the process has met the name before, `nil` otherwise (without
+    /// keeping it: for a look-up by a name that may be of nothing held).
+    init?(ifKnown text: String) {
+        guard let number = Self.table.existingNumber(of: text) else { return nil }
+        self.number = number
+    }
+
     /// The name.
     var text: String { Self.table.text(of: number) }
 
@@ -51,6 +58,12 @@ struct InternedName: Hashable, Sendable {
             numbers[text] = number
             count += 1
             return number
+        }
+
+        func existingNumber(of text: String) -> UInt32? {
+            lock.lock()
+            defer { lock.unlock() }
+            return numbers[text]
         }
 
         func text(of number: UInt32) -> String {
