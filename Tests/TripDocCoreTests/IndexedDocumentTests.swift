@@ -87,42 +87,37 @@ import TripDocTestSupport
     }
 
     /// An entity's order is the order of its keys however its identifiers are kept: numbered
-    /// close together (one run of the document's table, no list), or spread (a key far from the
-    /// others, a key that is not a number, another store's identifier), and back again when a
+    /// close together (one run of the document's table, no list), or spread (a key that is not
+    /// a number, another store's identifier, a key far from the others), and back again when a
     /// save deletes those that spread them. Writing the document lists them in that order too.
     @Test func anEntityIsListedInKeyOrderWhetherItsKeysAreCloseTogetherOrSpread() throws {
         func trip(_ identifier: PersistentIdentifier) -> DefaultSnapshot {
             DefaultSnapshot(persistentIdentifier: identifier, values: ["name": .string("trip \(identifier)"), "days": .int(1)])
         }
+        func expectOrder(_ expected: [PersistentIdentifier], in document: IndexedDocument, _ comment: Comment) {
+            #expect(document.identifiers(of: "Trip") == expected, comment)
+            #expect(document.snapshots(of: "Trip").map(\.persistentIdentifier) == expected, comment)
+            #expect(document.document.snapshots.map(\.persistentIdentifier) == expected, comment)
+            #expect(document.count(of: "Trip") == expected.count, comment)
+        }
         let elsewhere = PersistentIdentifier(storeIdentifier: "another-store", entityName: "Trip", primaryKey: "2")
         var read = fixture.emptyDocument()
-        read.snapshots = [id("Trip", "5000000"), id("Trip", "2"), elsewhere, id("Trip", "1"), id("Trip", "x")].map(trip)
+        read.snapshots = [id("Trip", "3"), id("Trip", "x"), elsewhere, id("Trip", "1"), id("Trip", "2")].map(trip)
         var document = IndexedDocument(read)
-        let spread = [id("Trip", "1"), id("Trip", "2"), elsewhere, id("Trip", "5000000"), id("Trip", "x")]
-        #expect(document.identifiers(of: "Trip") == spread)
-        #expect(document.count(of: "Trip") == 5)
-        #expect(document.snapshots(of: "Trip").map(\.persistentIdentifier) == spread)
-        #expect(document.document.snapshots.map(\.persistentIdentifier) == spread)
+        expectOrder([id("Trip", "1"), id("Trip", "2"), elsewhere, id("Trip", "3"), id("Trip", "x")], in: document, "as read")
 
-        // The save deletes every spread identifier and brings two close to the others: one run
-        // holds them all.
-        let gone = [elsewhere, id("Trip", "5000000"), id("Trip", "x")].map(trip)
-        _ = try document.applySaveChanges(
-            DataStoreSaveChangesRequest(inserted: [trip(id("Trip", "4")), trip(id("Trip", "3"))], deleted: gone),
-            keepingInsertedIdentifiers: true)
-        let close = ["1", "2", "3", "4"].map { id("Trip", $0) }
-        #expect(document.identifiers(of: "Trip") == close)
-        #expect(document.count(of: "Trip") == 4)
-        #expect(document.snapshots(of: "Trip").map(\.persistentIdentifier) == close)
-
-        // A key minted past the deleted 5000000, and a key that is not a number, spread them
-        // again; the order still follows the keys.
+        // The save deletes the identifiers that spread the entity: one run holds the rest.
+        _ = try document.applySaveChanges(DataStoreSaveChangesRequest(deleted: [elsewhere, id("Trip", "x")].map(trip)))
+        let close = ["1", "2", "3"].map { id("Trip", $0) }
+        expectOrder(close, in: document, "in one run")
         _ = try document.applySaveChanges(DataStoreSaveChangesRequest(inserted: [trip(temp("Trip", "a"))]))
-        _ = try document.applySaveChanges(DataStoreSaveChangesRequest(inserted: [trip(id("Trip", "k"))]), keepingInsertedIdentifiers: true)
-        let spreadAgain = close + [id("Trip", "5000002"), id("Trip", "k")]
-        #expect(document.identifiers(of: "Trip") == spreadAgain)
-        #expect(document.document.snapshots.map(\.persistentIdentifier) == spreadAgain)
-        #expect(document.count(of: "Trip") == 6)
+        expectOrder(close + [id("Trip", "4")], in: document, "a minted key joins the run")
+
+        // A key that is not a number and one far from the rest spread them again.
+        _ = try document.applySaveChanges(
+            DataStoreSaveChangesRequest(inserted: [trip(id("Trip", "k")), trip(id("Trip", "5000000"))]),
+            keepingInsertedIdentifiers: true)
+        expectOrder(close + [id("Trip", "4"), id("Trip", "5000000"), id("Trip", "k")], in: document, "spread again")
         #expect(document.count(of: "Item") == 0)
         #expect(document.identifiers(of: "Item").isEmpty)
         #expect(document.count(of: "NoSuchEntity") == 0)

@@ -196,11 +196,13 @@ struct IdentifierTable<Value> {
         Set(runs.lazy.map(\.entity)).union(othersByEntity.keys)
     }
 
-    /// Whether every identifier of `entity` the table holds is in one run, or none is held.
+    /// Whether every identifier of `entity` the table holds is in one run, or none is held. (A
+    /// run whose values were all removed holds none: a store's run that emptied does not spread
+    /// its entity.)
     func holdsInOneRun(_ entity: InternedName) -> Bool {
         guard othersByEntity[entity] == nil else { return false }
         var found = false
-        for index in runs.indices where runs[index].entity == entity {
+        for index in runs.indices where runs[index].entity == entity && runs[index].count > 0 {
             if found { return false }
             found = true
         }
@@ -208,10 +210,10 @@ struct IdentifierTable<Value> {
     }
 
     /// The run holding every identifier of `entity` the table holds (see ``holdsInOneRun(_:)``),
-    /// or `nil` when they are spread or there is no run of `entity`.
+    /// or `nil` when they are spread or none is held.
     func soleRun(of entity: InternedName) -> Run? {
         guard holdsInOneRun(entity) else { return nil }
-        return runs.first { $0.entity == entity }
+        return runs.first { $0.entity == entity && $0.count > 0 }
     }
 
     /// The identifiers of `entity` holding a value, in no particular order.
