@@ -173,11 +173,15 @@ struct IdentifierTable<Value> {
     /// Takes the runs of `other` whose entity this table holds no identifier of (in no run, of
     /// any store, and not elsewhere) as they are: their slots are then shared with `other` until
     /// either changes, rather than copied value by value. Returns what `other` holds that was
-    /// not taken, for the caller to set one by one.
+    /// not taken, for the caller to set one by one. (A run is taken only when `other` holds no
+    /// identifier of its entity outside runs, which setting the rest could put into it, making
+    /// a copy of all its slots.)
     mutating func takeRuns(of other: IdentifierTable<Value>) -> IdentifierTable<Value> {
         var rest = IdentifierTable<Value>()
         for run in other.runs where run.count > 0 {
-            if othersByEntity[run.entity] == nil, !runs.contains(where: { $0.entity == run.entity }) {
+            if othersByEntity[run.entity] == nil, other.othersByEntity[run.entity] == nil,
+                !runs.contains(where: { $0.entity == run.entity })
+            {
                 appendRun(run)
                 count += run.count
             } else {
