@@ -410,21 +410,20 @@ public struct IndexedDocument: Sendable {
                 }
             }
         }
-        // Every entity changed, and the new values' keys in the uniqueness indexes (changes come
-        // entity by entity, so each entity is looked up once a run of them).
-        var changedEntities: Set<InternedName> = []
-        var entity: InternedName?
-        var constraints: [[String]]?
-        changed.forEach { identifier, new in
-            if entity != identifier.entity {
-                entity = identifier.entity
-                constraints = constraintsByEntity[identifier.entityName]
-                changedEntities.insert(identifier.entity)
-            }
-            guard let new, let constraints else { return }
-            for constraint in constraints {
-                if let key = Self.uniqueKey(of: new, constraint: constraint) {
-                    uniqueIndexes[identifier.entityName]![constraint]![key] = identifier
+        // The new values' keys in the uniqueness indexes (changes come entity by entity, so each
+        // entity's constraints are looked up once a run of them).
+        if !constraintsByEntity.isEmpty {
+            var entity: InternedName?
+            var constraints: [[String]]?
+            changed.saved.forEach { identifier, new in
+                if entity != identifier.entity {
+                    entity = identifier.entity
+                    constraints = constraintsByEntity[identifier.entityName]
+                }
+                for constraint in constraints ?? [] {
+                    if let key = Self.uniqueKey(of: new, constraint: constraint) {
+                        uniqueIndexes[identifier.entityName]![constraint]![key] = identifier
+                    }
                 }
             }
         }
@@ -434,9 +433,9 @@ public struct IndexedDocument: Sendable {
         // entities with a listed order (see `orders`) are noted.
         let rest = byIdentifier.takeRuns(of: changed.saved)
         var added: [String: [PersistentIdentifier]] = [:]
+        var entity: InternedName?
         var entityName = ""
         var isListed = false
-        entity = nil
         func note(_ identifier: PersistentIdentifier) {
             guard entity != identifier.entity else { return }
             entity = identifier.entity
@@ -458,7 +457,7 @@ public struct IndexedDocument: Sendable {
         }
         // An entity whose identifiers the table now holds in one run needs no list; one it held in
         // one run and no longer does is listed from the table (the save's additions with it).
-        for entity in changedEntities {
+        for entity in changed.entities {
             let wasListed = orders[entity.text] != nil
             listOrderIfSpread(entity)
             if !wasListed || orders[entity.text] == nil { added[entity.text] = nil }

@@ -354,7 +354,13 @@ public final class ArchiveStore {
     /// store does not save to a journal, or the save is a bulk one), so that
     /// ``applySave(makingRequestWith:)`` costs it no more than ``applySave(_:)``.
     public func readsWholeDocument(forSavingInserts insertCount: Int) -> Bool {
-        !savesToJournal || insertCount > Self.largestJournaledBulk
+        readsWholeDocument(forSavingChanges: insertCount)
+    }
+
+    /// Whether a save of `changeCount` inserted, updated and deleted models reads the whole
+    /// document: always without a journal; with one, when the save is too large to append.
+    private func readsWholeDocument(forSavingChanges changeCount: Int) -> Bool {
+        !savesToJournal || changeCount > Self.largestJournaledBulk
     }
 
     /// Applies a save whose request is made once its inserts' permanent identifiers are minted,
@@ -448,7 +454,7 @@ public final class ArchiveStore {
         -> IndexedDocument
     {
         let size = request.inserted.count + request.updated.count + request.deleted.count
-        guard savesToJournal, size <= Self.largestJournaledBulk else { return try readIndexedDocument() }
+        guard !readsWholeDocument(forSavingChanges: size) else { return try readIndexedDocument() }
         var document = try readSnapshots(of: [], forSaving: true)
         while document.heldEntities != nil {
             guard appendableJournalLength != nil, let missing = document.entitiesMissing(toSave: request) else {

@@ -40,6 +40,11 @@ public struct ChangedSnapshots: Sendable {
         saved.prepareRuns(for: identifiers)
     }
 
+    /// The entities of the models the save changed (and any the report's table had a run of).
+    var entities: Set<InternedName> {
+        saved.entities.union(deleted.lazy.map(\.entity))
+    }
+
     /// How many models the save changed.
     public var count: Int { saved.count + deleted.count }
 
